@@ -1,0 +1,33 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "navgraph",
+    products: [
+        .executable(name: "navgraph", targets: ["navgraph"]),
+        .library(name: "NavGraph", targets: ["NavGraph"]),
+    ],
+    targets: [
+        // Plain extern "C" shim over libosmium (C++17); every C++ exception becomes an error string.
+        .target(
+            name: "COsmiumShim",
+            path: "Sources/COsmiumShim",
+            cxxSettings: [.unsafeFlags(["-std=c++17", "-O2"])],
+            linkerSettings: [
+                .linkedLibrary("expat"), .linkedLibrary("bz2"), .linkedLibrary("z"),
+                .linkedLibrary("pthread"), .linkedLibrary("stdc++"),
+            ]
+        ),
+        // METIS nested-dissection orders, from Debian's libmetis-dev.
+        .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
+        .target(
+            name: "NavGraph",
+            dependencies: ["COsmiumShim", "CMetis"],
+            path: "Sources/NavGraph",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        .executableTarget(name: "navgraph", dependencies: ["NavGraph"], path: "Sources/navgraph"),
+        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph"], path: "Tests/NavGraphTests"),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,213 @@
+// extern "C" shim over libosmium: reads ways, node locations and restriction relations into flat arrays.
+#include "osmium_shim.h"
+
+#include <osmium/io/any_input.hpp>
+#include <osmium/osm/node.hpp>
+#include <osmium/osm/relation.hpp>
+#include <osmium/osm/way.hpp>
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Storage {
+    std::vector<int64_t> way_ids;
+    std::vector<uint64_t> way_node_offsets{0};
+    std::vector<int64_t> way_node_refs;
+    std::vector<uint64_t> way_tag_offsets{0};
+    std::string way_tag_blob;
+
+    std::vector<int64_t> node_ids;
+    std::vector<int32_t> node_lat_e7;
+    std::vector<int32_t> node_lon_e7;
+
+    std::vector<int64_t> relation_ids;
+    std::vector<uint64_t> relation_tag_offsets{0};
+    std::string relation_tag_blob;
+    std::vector<uint64_t> relation_member_offsets{0};
+    std::vector<char> member_types;
+    std::vector<int64_t> member_refs;
+    std::vector<uint8_t> member_roles;
+};
+
+struct DataWithStorage {
+    NavOSMData data;
+    Storage storage;
+};
+
+void append_tags(const osmium::TagList &tags, std::string &blob) {
+    for (const osmium::Tag &tag : tags) {
+        blob.append(tag.key());
+        blob.push_back('\0');
+        blob.append(tag.value());
+        blob.push_back('\0');
+    }
+}
+
+bool is_routing_way(const osmium::Way &way) {
+    const char *highway = way.tags()["highway"];
+    if (highway != nullptr) return true;
+    const char *route = way.tags()["route"];
+    return route != nullptr && std::strcmp(route, "ferry") == 0;
+}
+
+bool is_restriction(const osmium::Relation &relation) {
+    const char *type = relation.tags()["type"];
+    return type != nullptr && std::strcmp(type, "restriction") == 0;
+}
+
+uint8_t role_code(const char *role) {
+    if (std::strcmp(role, "from") == 0) return NAV_ROLE_FROM;
+    if (std::strcmp(role, "via") == 0) return NAV_ROLE_VIA;
+    if (std::strcmp(role, "to") == 0) return NAV_ROLE_TO;
+    return NAV_ROLE_OTHER;
+}
+
+char *copy_error(const std::string &message) {
+    char *out = static_cast<char *>(std::malloc(message.size() + 1));
+    if (out != nullptr) std::memcpy(out, message.c_str(), message.size() + 1);
+    return out;
+}
+
+void read_ways_and_relations(const char *path, DataWithStorage &result) {
+    Storage &s = result.storage;
+    osmium::io::Reader reader{osmium::io::File{path},
+                              osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation};
+    while (osmium::memory::Buffer buffer = reader.read()) {
+        for (const auto &item : buffer) {
+            if (item.type() == osmium::item_type::way) {
+                result.data.total_ways++;
+                const auto &way = static_cast<const osmium::Way &>(item);
+                if (!is_routing_way(way)) continue;
+                s.way_ids.push_back(way.id());
+                for (const osmium::NodeRef &ref : way.nodes()) s.way_node_refs.push_back(ref.ref());
+                s.way_node_offsets.push_back(s.way_node_refs.size());
+                append_tags(way.tags(), s.way_tag_blob);
+                s.way_tag_offsets.push_back(s.way_tag_blob.size());
+            } else if (item.type() == osmium::item_type::relation) {
+                result.data.total_relations++;
+                const auto &relation = static_cast<const osmium::Relation &>(item);
+                if (!is_restriction(relation)) continue;
+                s.relation_ids.push_back(relation.id());
+                append_tags(relation.tags(), s.relation_tag_blob);
+                s.relation_tag_offsets.push_back(s.relation_tag_blob.size());
+                for (const osmium::RelationMember &member : relation.members()) {
+                    char type = 'r';
+                    if (member.type() == osmium::item_type::node) type = 'n';
+                    else if (member.type() == osmium::item_type::way) type = 'w';
+                    s.member_types.push_back(type);
+                    s.member_refs.push_back(member.ref());
+                    s.member_roles.push_back(role_code(member.role()));
+                }
+                s.relation_member_offsets.push_back(s.member_refs.size());
+            }
+        }
+    }
+    reader.close();
+}
+
+void read_node_locations(const char *path, DataWithStorage &result) {
+    Storage &s = result.storage;
+    std::vector<int64_t> needed(s.way_node_refs);
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    std::vector<int32_t> lat(needed.size(), 0), lon(needed.size(), 0);
+    std::vector<uint8_t> found(needed.size(), 0);
+
+    osmium::io::Reader reader{osmium::io::File{path}, osmium::osm_entity_bits::node};
+    while (osmium::memory::Buffer buffer = reader.read()) {
+        for (const auto &node : buffer.select<osmium::Node>()) {
+            result.data.total_nodes++;
+            auto it = std::lower_bound(needed.begin(), needed.end(), node.id());
+            if (it == needed.end() || *it != node.id()) continue;
+            const osmium::Location location = node.location();
+            if (!location.valid()) continue;
+            const size_t index = static_cast<size_t>(it - needed.begin());
+            lat[index] = location.y();
+            lon[index] = location.x();
+            found[index] = 1;
+        }
+    }
+    reader.close();
+
+    size_t missing = 0;
+    for (size_t i = 0; i < needed.size(); ++i) {
+        if (!found[i]) { ++missing; continue; }
+        s.node_ids.push_back(needed[i]);
+        s.node_lat_e7.push_back(lat[i]);
+        s.node_lon_e7.push_back(lon[i]);
+    }
+    result.data.missing_node_refs = missing;
+}
+
+void publish(DataWithStorage &result) {
+    Storage &s = result.storage;
+    NavOSMData &d = result.data;
+    d.way_count = s.way_ids.size();
+    d.way_ids = s.way_ids.data();
+    d.way_node_offsets = s.way_node_offsets.data();
+    d.way_node_refs = s.way_node_refs.data();
+    d.way_tag_offsets = s.way_tag_offsets.data();
+    d.way_tag_blob = s.way_tag_blob.data();
+    d.node_count = s.node_ids.size();
+    d.node_ids = s.node_ids.data();
+    d.node_lat_e7 = s.node_lat_e7.data();
+    d.node_lon_e7 = s.node_lon_e7.data();
+    d.relation_count = s.relation_ids.size();
+    d.relation_ids = s.relation_ids.data();
+    d.relation_tag_offsets = s.relation_tag_offsets.data();
+    d.relation_tag_blob = s.relation_tag_blob.data();
+    d.relation_member_offsets = s.relation_member_offsets.data();
+    d.member_types = s.member_types.data();
+    d.member_refs = s.member_refs.data();
+    d.member_roles = s.member_roles.data();
+}
+
+} // namespace
+
+extern "C" NavOSMData *nav_osm_read(const char *path, char **error) {
+    if (error != nullptr) *error = nullptr;
+    DataWithStorage *result = nullptr;
+    try {
+        result = new DataWithStorage{};
+        std::memset(&result->data, 0, sizeof(NavOSMData));
+        result->data.owner = result;
+        read_ways_and_relations(path, *result);
+        read_node_locations(path, *result);
+        publish(*result);
+        return &result->data;
+    } catch (const std::exception &e) {
+        delete result;
+        if (error != nullptr) *error = copy_error(e.what());
+    } catch (...) {
+        delete result;
+        if (error != nullptr) *error = copy_error("unknown error while reading OSM data");
+    }
+    return nullptr;
+}
+
+extern "C" void nav_osm_free(NavOSMData *data) {
+    if (data == nullptr) return;
+    delete static_cast<DataWithStorage *>(data->owner);
+}
+
+extern "C" void nav_free_error(char *error) { std::free(error); }
+
+extern "C" uint32_t nav_crc32(uint32_t crc, const void *bytes, size_t count) {
+    const auto *cursor = static_cast<const Bytef *>(bytes);
+    uLong value = crc;
+    while (count > 0) {
+        const uInt chunk = count > (1u << 30) ? (1u << 30) : static_cast<uInt>(count);
+        value = crc32(value, cursor, chunk);
+        cursor += chunk;
+        count -= chunk;
+    }
+    return static_cast<uint32_t>(value);
+}

@@ -1,0 +1,42 @@
+/// The road network the importer builds: junctions as nodes, chains of OSM segments as edges, all flat arrays.
+public struct RoadNetwork {
+    /// Time value of a direction a car may not drive.
+    public static let forbidden = UInt32.max
+
+    public var nodeOSMID = ContiguousArray<Int64>()
+    public var edgeFrom = ContiguousArray<UInt32>()
+    public var edgeTo = ContiguousArray<UInt32>()
+    /// Edge e's shape is shape points edgeShapeFirst[e] ..< edgeShapeFirst[e + 1].
+    public var edgeShapeFirst: ContiguousArray<UInt32> = [0]
+    public var shapeLatE7 = ContiguousArray<Int32>()
+    public var shapeLonE7 = ContiguousArray<Int32>()
+    public var shapeOSMNode = ContiguousArray<Int64>()
+    public var edgeLength = ContiguousArray<Double>()
+    /// Free-flow travel time in milliseconds from edgeFrom to edgeTo, or `forbidden`.
+    public var edgeTimeForward = ContiguousArray<UInt32>()
+    /// Free-flow travel time in milliseconds from edgeTo to edgeFrom, or `forbidden`.
+    public var edgeTimeBackward = ContiguousArray<UInt32>()
+    public var edgeClass = ContiguousArray<UInt8>()
+    public var edgeFlags = ContiguousArray<UInt16>()
+    public var edgeMaxspeed = ContiguousArray<UInt8>()
+    public var edgeName = ContiguousArray<UInt32>()
+    public var edgeRef = ContiguousArray<UInt32>()
+    public var edgeWay = ContiguousArray<Int64>()
+    public var strings = StringTable()
+
+    public init() {}
+
+    public var nodeCount: Int { nodeOSMID.count }
+    public var edgeCount: Int { edgeFrom.count }
+}
+
+/// A turn restriction resolved onto the road network: at node `via`, from directed edge to directed edge.
+public struct TurnRestriction: Sendable, Equatable {
+    /// Directed edge ids are 2 * edge + (0 forward, 1 backward).
+    public var fromDirectedEdges: [UInt32]
+    public var via: UInt32
+    public var toDirectedEdges: [UInt32]
+    /// true for only_*, false for no_*.
+    public var isMandatory: Bool
+    public var relationID: Int64
+}

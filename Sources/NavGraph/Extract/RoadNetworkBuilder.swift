@@ -1,0 +1,143 @@
+import Foundation
+
+/// Counts the importer reports about its input.
+public struct ImportReport: Codable, Sendable {
+    public var osmNodes: UInt64 = 0
+    public var osmWays: UInt64 = 0
+    public var osmRelations: UInt64 = 0
+    public var routableWays = 0
+    public var missingNodeRefs = 0
+    public var waysCutAtMissingNodes = 0
+    public var restrictionsKept = 0
+    public var restrictionsDropped: [String: Int] = [:]
+}
+
+/// Turns OSM ways into a RoadNetwork: splits ways at junctions and at missing nodes, applies the car profile.
+public enum RoadNetworkBuilder {
+    public static func build(from source: OSMSource, report: inout ImportReport) throws -> (RoadNetwork, [TurnRestriction]) {
+        let totals = source.totals
+        report.osmNodes = totals.nodes
+        report.osmWays = totals.ways
+        report.osmRelations = totals.relations
+        report.missingNodeRefs = source.missingNodeRefs
+
+        // 1. Profile every candidate way.
+        var accepted: [(way: Int, attributes: WayAttributes)] = []
+        accepted.reserveCapacity(source.wayCount)
+        for way in 0..<source.wayCount {
+            if let attributes = CarProfile.attributes(tags: source.wayTags(way)) { accepted.append((way, attributes)) }
+        }
+        report.routableWays = accepted.count
+
+        // 2. Count how often each located node is used; junctions are used more than once or end a way.
+        var useCount = ContiguousArray<UInt8>(repeating: 0, count: source.nodeCount)
+        var wayNodeIndex = ContiguousArray<Int32>()
+        var wayNodeFirst = ContiguousArray<Int>([0])
+        for (way, _) in accepted {
+            let refs = source.wayNodeRefs(way)
+            var previous: Int64 = Int64.min
+            for (position, ref) in refs.enumerated() {
+                if ref == previous { continue }
+                previous = ref
+                guard let index = source.nodeIndex(of: ref) else { wayNodeIndex.append(-1); continue }
+                wayNodeIndex.append(Int32(index))
+                let isEnd = position == 0 || position == refs.count - 1
+                useCount[index] = UInt8(min(200, Int(useCount[index]) + (isEnd ? 2 : 1)))
+            }
+            wayNodeFirst.append(wayNodeIndex.count)
+        }
+
+        // 3. Split into edges between junctions, cutting at missing nodes.
+        var network = RoadNetwork()
+        var graphNode = ContiguousArray<Int32>(repeating: -1, count: source.nodeCount)
+        func graphNodeID(_ index: Int32) -> UInt32 {
+            if graphNode[Int(index)] < 0 {
+                graphNode[Int(index)] = Int32(network.nodeOSMID.count)
+                network.nodeOSMID.append(source.nodeID(Int(index)))
+            }
+            return UInt32(graphNode[Int(index)])
+        }
+        for (acceptedIndex, (way, attributes)) in accepted.enumerated() {
+            let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
+            if nodes.contains(-1) { report.waysCutAtMissingNodes += 1 }
+            let wayLength = attributes.ferryDurationSeconds == nil ? 0 : wayLengthMetres(nodes, source)
+            let nameID = network.strings.intern(attributes.name)
+            let refID = network.strings.intern(attributes.ref)
+            var chain: [Int32] = []
+            func flush() {
+                if chain.count >= 2 {
+                    appendEdge(chain, attributes: attributes, wayID: source.wayID(way), wayLength: wayLength,
+                               nameID: nameID, refID: refID, source: source, network: &network, graphNodeID: graphNodeID)
+                }
+                chain.removeAll(keepingCapacity: true)
+            }
+            for index in nodes {
+                if index < 0 { flush(); continue }
+                chain.append(index)
+                if chain.count >= 2 && useCount[Int(index)] >= 2 {
+                    flush()
+                    chain.append(index)
+                }
+            }
+            flush()
+        }
+        guard network.edgeCount > 0 else {
+            throw NavGraphError("\(source.path): no routable road for a car in this extract")
+        }
+
+        let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, report: &report)
+        return (network, restrictions)
+    }
+
+    private static func wayLengthMetres(_ nodes: ArraySlice<Int32>, _ source: OSMSource) -> Double {
+        var total = 0.0
+        var previous: Coordinate?
+        for index in nodes {
+            guard index >= 0 else { previous = nil; continue }
+            let point = Coordinate(latE7: source.nodeLatE7(Int(index)), lonE7: source.nodeLonE7(Int(index)))
+            if let previous { total += Geo.haversine(previous, point) }
+            previous = point
+        }
+        return total
+    }
+
+    /// Milliseconds to cover `metres` at `kmh`, at least 1.
+    static func travelTime(metres: Double, kmh: Double) -> UInt32 {
+        UInt32(max(1, (metres / (kmh / 3.6) * 1000).rounded()))
+    }
+
+    private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, wayID: Int64, wayLength: Double,
+                                   nameID: UInt32, refID: UInt32, source: OSMSource, network: inout RoadNetwork,
+                                   graphNodeID: (Int32) -> UInt32) {
+        var length = 0.0
+        var previous: Coordinate?
+        for index in chain {
+            let lat = source.nodeLatE7(Int(index)), lon = source.nodeLonE7(Int(index))
+            let point = Coordinate(latE7: lat, lonE7: lon)
+            if let previous { length += Geo.haversine(previous, point) }
+            previous = point
+            network.shapeLatE7.append(lat)
+            network.shapeLonE7.append(lon)
+            network.shapeOSMNode.append(source.nodeID(Int(index)))
+        }
+        network.edgeShapeFirst.append(UInt32(network.shapeLatE7.count))
+        network.edgeFrom.append(graphNodeID(chain[0]))
+        network.edgeTo.append(graphNodeID(chain[chain.count - 1]))
+        network.edgeLength.append(length)
+        var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
+        var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
+        if let duration = attributes.ferryDurationSeconds, wayLength > 0 {
+            let share = UInt32(max(1, (duration * 1000 * length / wayLength).rounded()))
+            forwardTime = share
+            backwardTime = share
+        }
+        network.edgeTimeForward.append(attributes.forward ? forwardTime : RoadNetwork.forbidden)
+        network.edgeTimeBackward.append(attributes.backward ? backwardTime : RoadNetwork.forbidden)
+        network.edgeClass.append(attributes.roadClass.rawValue)
+        network.edgeFlags.append(attributes.flags.rawValue)
+        network.edgeMaxspeed.append(UInt8(min(255, attributes.maxspeedKmh.rounded())))
+        network.edgeName.append(nameID)
+        network.edgeRef.append(refID)
+        network.edgeWay.append(wayID)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The `navgraph import` pipeline: read OSM, build the road network and turn graph, order, contract,
+/// customize the free-flow metric, index segments, and write one graph file.
+public enum Importer {
+    @discardableResult
+    public static func run(input: String, output: String, log: ProgressLog = ProgressLog()) throws -> GraphMetadata {
+        let source = try log.phase("read OSM") {
+            let source = try OSMSource(path: input)
+            let totals = source.totals
+            return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
+        }
+        var report = ImportReport()
+        let (network, restrictions) = try log.phase("road network") {
+            let built = try RoadNetworkBuilder.build(from: source, report: &report)
+            return (built, "\(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+        }
+        return try write(network: network, restrictions: restrictions, report: report, input: input, output: output, log: log)
+    }
+
+    /// Everything after the road network is built; shared by the OSM and DIMACS importers.
+    public static func write(network: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
+                             input: String, output: String, log: ProgressLog) throws -> GraphMetadata {
+        let unordered = log.phase("turn graph") {
+            let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+            return (graph, "\(graph.nodeCount) routing nodes, \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
+        }
+        guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
+        let rank = try log.phase("order") {
+            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head), "METIS nested dissection")
+        }
+        let turns = renumber(unordered, rank: rank)
+        let (component, componentSizes) = log.phase("components") {
+            let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
+            return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
+        }
+        let topology = log.phase("contract") {
+            let topology = ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
+            return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
+        }
+        var nodeWeight = ContiguousArray<UInt32>(repeating: CCHMetric.infinity, count: turns.nodeCount)
+        for node in 0..<turns.nodeCount {
+            let d = Int(turns.directedEdge[node])
+            nodeWeight[node] = d & 1 == 0 ? network.edgeTimeForward[d >> 1] : network.edgeTimeBackward[d >> 1]
+        }
+        let metric = log.phase("customize") {
+            let metric = topology.parent.withUnsafeBufferPointer { parent in
+                topology.firstUp.withUnsafeBufferPointer { firstUp in
+                    topology.upHead.withUnsafeBufferPointer { upHead in
+                        topology.inputArc.withUnsafeBufferPointer { inputArc in
+                            turns.firstOut.withUnsafeBufferPointer { turnFirstOut in
+                                turns.head.withUnsafeBufferPointer { turnHead in
+                                    nodeWeight.withUnsafeBufferPointer { weights in
+                                        Customization.customize(CCHView(firstUp: firstUp, upHead: upHead, parent: parent, inputArc: inputArc,
+                                                                        turnFirstOut: turnFirstOut, turnHead: turnHead), nodeWeight: weights)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return (metric, "free-flow travel time")
+        }
+        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
+        for (node, d) in turns.directedEdge.enumerated() { routingNodeOfEdge[Int(d)] = Int32(node) }
+        let bbox = boundingBox(network)
+        let (grid, gridFirst, gridSegment) = log.phase("spatial index") {
+            let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
+            return (built, "\(built.0.rows)x\(built.0.columns) cells, \(built.2.count) entries")
+        }
+
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: input)) ?? [:]
+        let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let iso = ISO8601DateFormatter()
+        let metadata = GraphMetadata(
+            formatVersion: GraphFileFormat.version, profile: CarProfile.name,
+            source: .init(name: (input as NSString).lastPathComponent, bytes: (attributes[.size] as? Int) ?? 0, modified: iso.string(from: modified)),
+            createdAt: iso.string(from: Date()), nodeCount: network.nodeCount, edgeCount: network.edgeCount,
+            shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
+            cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
+            componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds)
+
+        try log.phase("write") {
+            var writer = GraphFileWriter()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            writer.addData(Section.meta, try encoder.encode(metadata))
+            writer.add(Section.nodeOSM, network.nodeOSMID)
+            writer.add(Section.edgeFrom, network.edgeFrom)
+            writer.add(Section.edgeTo, network.edgeTo)
+            writer.add(Section.edgeShapeFirst, network.edgeShapeFirst)
+            writer.add(Section.shapeLat, network.shapeLatE7)
+            writer.add(Section.shapeLon, network.shapeLonE7)
+            writer.add(Section.shapeOSM, network.shapeOSMNode)
+            writer.add(Section.edgeLength, network.edgeLength)
+            writer.add(Section.edgeTimeForward, network.edgeTimeForward)
+            writer.add(Section.edgeTimeBackward, network.edgeTimeBackward)
+            writer.add(Section.edgeClass, network.edgeClass)
+            writer.add(Section.edgeFlags, network.edgeFlags)
+            writer.add(Section.edgeMaxspeed, network.edgeMaxspeed)
+            writer.add(Section.edgeName, network.edgeName)
+            writer.add(Section.edgeRef, network.edgeRef)
+            writer.add(Section.edgeWay, network.edgeWay)
+            writer.add(Section.stringOffsets, network.strings.offsets)
+            writer.add(Section.stringBytes, network.strings.bytes)
+            writer.add(Section.routingEdge, turns.directedEdge)
+            writer.add(Section.routingNodeOfEdge, routingNodeOfEdge)
+            writer.add(Section.routingComponent, component)
+            writer.add(Section.turnFirstOut, turns.firstOut)
+            writer.add(Section.turnHead, turns.head)
+            addRestrictions(restrictions, to: &writer)
+            writer.add(Section.cchFirstUp, topology.firstUp)
+            writer.add(Section.cchUpHead, topology.upHead)
+            writer.add(Section.cchParent, topology.parent)
+            writer.add(Section.cchInputArc, topology.inputArc)
+            writer.add(Section.metricForward, ContiguousArray(metric.forward))
+            writer.add(Section.metricBackward, ContiguousArray(metric.backward))
+            writer.add(Section.metricForwardVia, ContiguousArray(metric.forwardVia))
+            writer.add(Section.metricBackwardVia, ContiguousArray(metric.backwardVia))
+            writer.add(Section.gridFirst, gridFirst)
+            writer.add(Section.gridSegment, gridSegment)
+            try writer.write(to: output)
+            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            return ((), "\(output), \(size) bytes")
+        }
+        return metadata
+    }
+
+    private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout GraphFileWriter) {
+        var fromFirst: ContiguousArray<UInt32> = [0], toFirst: ContiguousArray<UInt32> = [0]
+        var from = ContiguousArray<UInt32>(), to = ContiguousArray<UInt32>()
+        for restriction in restrictions {
+            from.append(contentsOf: restriction.fromDirectedEdges); fromFirst.append(UInt32(from.count))
+            to.append(contentsOf: restriction.toDirectedEdges); toFirst.append(UInt32(to.count))
+        }
+        writer.add(Section.restrictionRelation, ContiguousArray(restrictions.map(\.relationID)))
+        writer.add(Section.restrictionVia, ContiguousArray(restrictions.map(\.via)))
+        writer.add(Section.restrictionMandatory, ContiguousArray(restrictions.map { UInt8($0.isMandatory ? 1 : 0) }))
+        writer.add(Section.restrictionFromFirst, fromFirst)
+        writer.add(Section.restrictionFrom, from)
+        writer.add(Section.restrictionToFirst, toFirst)
+        writer.add(Section.restrictionTo, to)
+    }
+
+    /// Renumbers routing nodes so that node id equals rank.
+    static func renumber(_ graph: TurnGraph, rank: ContiguousArray<UInt32>) -> TurnGraph {
+        var order = ContiguousArray<UInt32>(repeating: 0, count: graph.nodeCount)
+        for node in 0..<graph.nodeCount { order[Int(rank[node])] = UInt32(node) }
+        var result = TurnGraph()
+        result.firstOut.reserveCapacity(graph.nodeCount + 1)
+        result.firstOut.append(0)
+        result.head.reserveCapacity(graph.arcCount)
+        for newID in 0..<graph.nodeCount {
+            let old = Int(order[newID])
+            result.directedEdge.append(graph.directedEdge[old])
+            var heads = (Int(graph.firstOut[old])..<Int(graph.firstOut[old + 1])).map { rank[Int(graph.head[$0])] }
+            heads.sort()
+            result.head.append(contentsOf: heads)
+            result.firstOut.append(UInt32(result.head.count))
+        }
+        return result
+    }
+
+    static func boundingBox(_ network: RoadNetwork) -> BoundingBox {
+        var box = BoundingBox(minLat: 90, minLon: 180, maxLat: -90, maxLon: -180)
+        for index in 0..<network.shapeLatE7.count {
+            let point = Coordinate(latE7: network.shapeLatE7[index], lonE7: network.shapeLonE7[index])
+            box.minLat = min(box.minLat, point.lat); box.maxLat = max(box.maxLat, point.lat)
+            box.minLon = min(box.minLon, point.lon); box.maxLon = max(box.maxLon, point.lon)
+        }
+        return box
+    }
+}

@@ -1,0 +1,179 @@
+/// Elimination-tree queries on a customized contraction hierarchy, with reusable per-query state.
+public final class CCHSearch: ShortestPathSearch {
+    private let cch: CCHView
+    private var forwardDistance: UnsafeMutableBufferPointer<UInt32>
+    private var backwardDistance: UnsafeMutableBufferPointer<UInt32>
+    private var forwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
+    private var backwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
+    private var forwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
+    private var backwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
+    private var inForward: UnsafeMutableBufferPointer<Bool>
+    private var inBackward: UnsafeMutableBufferPointer<Bool>
+    private var forwardNodes = ContiguousArray<Int32>()
+    private var backwardNodes = ContiguousArray<Int32>()
+    private var unpackStack = ContiguousArray<(arc: Int32, up: Bool)>()
+    /// Upward arcs relaxed by the last query.
+    public private(set) var relaxedArcs = 0
+
+    public init(graph: RoutingGraph) {
+        cch = graph.cch
+        let count = max(1, cch.nodeCount)
+        func buffer<T>(_ value: T) -> UnsafeMutableBufferPointer<T> {
+            let pointer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            pointer.initialize(repeating: value)
+            return pointer
+        }
+        forwardDistance = buffer(UInt32.max); backwardDistance = buffer(UInt32.max)
+        forwardPredecessorArc = buffer(-1); backwardPredecessorArc = buffer(-1)
+        forwardPredecessorNode = buffer(-1); backwardPredecessorNode = buffer(-1)
+        inForward = buffer(false); inBackward = buffer(false)
+    }
+
+    deinit {
+        forwardDistance.deallocate(); backwardDistance.deallocate()
+        forwardPredecessorArc.deallocate(); backwardPredecessorArc.deallocate()
+        forwardPredecessorNode.deallocate(); backwardPredecessorNode.deallocate()
+        inForward.deallocate(); inBackward.deallocate()
+    }
+
+    public func search(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> SearchResult? {
+        guard let (cost, meeting) = distance(sources: sources, targets: targets, metric: metric) else { return nil }
+        return SearchResult(cost: cost, nodes: path(meeting: meeting, metric: metric.hierarchy))
+    }
+
+    /// Cost of the best path and the node where its up and down parts meet.
+    public func distance(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> (Int, Int)? {
+        reset()
+        let refundShift = targets.map(\.cost).max() ?? 0
+        collectAncestors(of: sources.map(\.node), into: &forwardNodes, marks: inForward)
+        collectAncestors(of: targets.map(\.node), into: &backwardNodes, marks: inBackward)
+        for source in sources where source.cost < forwardDistance[source.node] { forwardDistance[source.node] = source.cost }
+        for target in targets where refundShift - target.cost < backwardDistance[target.node] {
+            backwardDistance[target.node] = refundShift - target.cost
+        }
+        relaxedArcs = 0
+        relax(forwardNodes, distance: forwardDistance, predecessorArc: forwardPredecessorArc,
+              predecessorNode: forwardPredecessorNode, weights: metric.hierarchy.forward)
+        relax(backwardNodes, distance: backwardDistance, predecessorArc: backwardPredecessorArc,
+              predecessorNode: backwardPredecessorNode, weights: metric.hierarchy.backward)
+        var best = UInt64.max, meeting = -1
+        for node32 in forwardNodes {
+            let node = Int(node32)
+            guard inBackward[node] else { continue }
+            let forward = forwardDistance[node], backward = backwardDistance[node]
+            if forward == UInt32.max || backward == UInt32.max { continue }
+            let total = UInt64(forward) + UInt64(backward)
+            if total < best { best = total; meeting = node }
+        }
+        guard meeting >= 0, best < UInt64(CCHMetric.infinity) + UInt64(refundShift) else { return nil }
+        return (Int(best) - Int(refundShift), meeting)
+    }
+
+    @inline(__always)
+    private func relax(_ nodes: ContiguousArray<Int32>, distance: UnsafeMutableBufferPointer<UInt32>,
+                       predecessorArc: UnsafeMutableBufferPointer<Int32>, predecessorNode: UnsafeMutableBufferPointer<Int32>,
+                       weights: UnsafeBufferPointer<UInt32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        for node32 in nodes {
+            let node = Int(node32)
+            let base = distance[node]
+            if base >= CCHMetric.infinity { continue }
+            let begin = Int(firstUp[node]), end = Int(firstUp[node + 1])
+            relaxedArcs += end - begin
+            for arc in begin..<end {
+                let weight = weights[arc]
+                if weight >= CCHMetric.infinity { continue }
+                let head = Int(upHead[arc])
+                let candidate = base &+ weight
+                if candidate < distance[head] {
+                    distance[head] = candidate
+                    predecessorArc[head] = Int32(arc)
+                    predecessorNode[head] = node32
+                }
+            }
+        }
+    }
+
+    /// Union of the elimination-tree paths from the given nodes to the root, in increasing rank.
+    private func collectAncestors(of starts: [Int], into list: inout ContiguousArray<Int32>, marks: UnsafeMutableBufferPointer<Bool>) {
+        let parent = cch.parent
+        for start in starts {
+            var node = start
+            while node >= 0 && !marks[node] {
+                marks[node] = true
+                list.append(Int32(node))
+                node = Int(parent[node])
+            }
+        }
+        if starts.count > 1 { list.sort() }
+    }
+
+    private func reset() {
+        for node in forwardNodes {
+            forwardDistance[Int(node)] = UInt32.max; forwardPredecessorArc[Int(node)] = -1
+            forwardPredecessorNode[Int(node)] = -1; inForward[Int(node)] = false
+        }
+        for node in backwardNodes {
+            backwardDistance[Int(node)] = UInt32.max; backwardPredecessorArc[Int(node)] = -1
+            backwardPredecessorNode[Int(node)] = -1; inBackward[Int(node)] = false
+        }
+        forwardNodes.removeAll(keepingCapacity: true)
+        backwardNodes.removeAll(keepingCapacity: true)
+    }
+
+    /// Routing nodes of the unpacked path through `meeting`, from source to target.
+    private func path(meeting: Int, metric: CCHMetric) -> [Int] {
+        var upArcs: [Int32] = []
+        var node = meeting
+        while forwardPredecessorArc[node] >= 0 {
+            upArcs.append(forwardPredecessorArc[node])
+            node = Int(forwardPredecessorNode[node])
+        }
+        var nodes = [node]
+        for arc in upArcs.reversed() { unpack(arc: Int(arc), up: true, metric: metric, into: &nodes) }
+        node = meeting
+        while backwardPredecessorArc[node] >= 0 {
+            let arc = backwardPredecessorArc[node]
+            unpack(arc: Int(arc), up: false, metric: metric, into: &nodes)
+            node = Int(backwardPredecessorNode[node])
+        }
+        return nodes
+    }
+
+    /// Appends the routing nodes of CCH arc `arc` traversed up (low to high) or down, without its first node.
+    private func unpack(arc: Int, up: Bool, metric: CCHMetric, into nodes: inout [Int]) {
+        unpackStack.removeAll(keepingCapacity: true)
+        unpackStack.append((Int32(arc), up))
+        while let (current32, goingUp) = unpackStack.popLast() {
+            let current = Int(current32)
+            let via = goingUp ? metric.forwardVia[current] : metric.backwardVia[current]
+            let high = Int(cch.upHead[current])
+            let low = lowerEnd(ofArc: current)
+            if via < 0 {
+                nodes.append(goingUp ? high : low)
+                continue
+            }
+            let middle = Int(via)
+            guard let toLow = cch.arc(from: middle, to: low), let toHigh = cch.arc(from: middle, to: high) else { continue }
+            // Push in reverse order of traversal.
+            if goingUp {
+                unpackStack.append((Int32(toHigh), true))   // middle -> high
+                unpackStack.append((Int32(toLow), false))   // low -> middle
+            } else {
+                unpackStack.append((Int32(toLow), true))    // middle -> low
+                unpackStack.append((Int32(toHigh), false))  // high -> middle
+            }
+        }
+    }
+
+    /// The lower endpoint of an upward arc, by binary search over firstUp.
+    @inline(__always)
+    private func lowerEnd(ofArc arc: Int) -> Int {
+        var low = 0, high = cch.nodeCount
+        while low < high {
+            let middle = (low + high) >> 1
+            if Int(cch.firstUp[middle + 1]) <= arc { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Layout constants of the navgraph file: a header, a section table, then 64-byte aligned sections.
+public enum GraphFileFormat {
+    public static let magic: [UInt8] = Array("NAVGRAPH".utf8)
+    public static let version: UInt32 = 1
+    public static let alignment = 64
+    public static let nameLength = 24
+    /// Header: magic (8), version (4), section count (4), table CRC (4), reserved (4).
+    public static let headerSize = 24
+    /// Table entry: name (24), offset (8), length (8), CRC (4), element size (4).
+    public static let entrySize = 48
+}
+
+/// Collects named sections and writes them as one checksummed file, atomically (temporary file, then rename).
+public struct GraphFileWriter {
+    private var sections: [(name: String, elementSize: Int, bytes: Data)] = []
+
+    public init() {}
+
+    public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) {
+        precondition(name.utf8.count < GraphFileFormat.nameLength, "section name too long: \(name)")
+        let bytes = values.withUnsafeBytes { Data($0) }
+        sections.append((name, MemoryLayout<Element>.stride, bytes))
+    }
+
+    public mutating func addData(_ name: String, _ bytes: Data) {
+        sections.append((name, 1, bytes))
+    }
+
+    public func write(to path: String) throws {
+        let tableSize = GraphFileFormat.headerSize + sections.count * GraphFileFormat.entrySize
+        var offset = align(tableSize)
+        var table = Data()
+        var layout: [(offset: Int, bytes: Data)] = []
+        for section in sections {
+            var name = Array(section.name.utf8)
+            name += [UInt8](repeating: 0, count: GraphFileFormat.nameLength - name.count)
+            table.append(contentsOf: name)
+            appendInteger(UInt64(offset), to: &table)
+            appendInteger(UInt64(section.bytes.count), to: &table)
+            appendInteger(section.bytes.withUnsafeBytes { crc32($0) }, to: &table)
+            appendInteger(UInt32(section.elementSize), to: &table)
+            layout.append((offset, section.bytes))
+            offset = align(offset + section.bytes.count)
+        }
+        var header = Data(GraphFileFormat.magic)
+        appendInteger(GraphFileFormat.version, to: &header)
+        appendInteger(UInt32(sections.count), to: &header)
+        appendInteger(table.withUnsafeBytes { crc32($0) }, to: &header)
+        appendInteger(UInt32(0), to: &header)
+
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
+            throw NavGraphError("\(path): cannot create the output file (is the folder writable?)")
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+            defer { try? handle.close() }
+            var position = 0
+            func write(_ data: Data) throws {
+                try handle.write(contentsOf: data)
+                position += data.count
+            }
+            try write(header)
+            try write(table)
+            for (sectionOffset, bytes) in layout {
+                if sectionOffset > position { try write(Data(count: sectionOffset - position)) }
+                try write(bytes)
+            }
+            if align(position) > position { try write(Data(count: align(position) - position)) }
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw NavGraphError("\(path): writing failed (\(error))")
+        }
+        guard rename(temporary, path) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw NavGraphError("\(path): cannot move the finished file into place (errno \(errno))")
+        }
+    }
+
+    private func align(_ value: Int) -> Int {
+        (value + GraphFileFormat.alignment - 1) / GraphFileFormat.alignment * GraphFileFormat.alignment
+    }
+
+    private func appendInteger<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+}

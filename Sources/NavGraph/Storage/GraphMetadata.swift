@@ -1,0 +1,46 @@
+/// The `meta` section: where the graph came from, how it was built and what it holds.
+public struct GraphMetadata: Codable, Sendable {
+    /// The file the graph was imported from.
+    public struct SourceFile: Codable, Sendable {
+        public var name: String
+        public var bytes: Int
+        public var modified: String
+    }
+    public var formatVersion: UInt32
+    public var profile: String
+    public var source: SourceFile
+    public var createdAt: String
+    public var nodeCount: Int
+    public var edgeCount: Int
+    public var shapePointCount: Int
+    public var routingNodeCount: Int
+    public var turnCount: Int
+    public var cchArcCount: Int
+    public var bbox: BoundingBox
+    public var grid: GridParameters
+    public var componentSizes: [Int]
+    public var componentCount: Int
+    public var report: ImportReport
+    public var phaseSeconds: [String: Double]
+}
+
+/// Names of the sections of a navgraph file.
+public enum Section {
+    public static let meta = "meta"
+    public static let nodeOSM = "node.osm"
+    public static let edgeFrom = "edge.from", edgeTo = "edge.to", edgeShapeFirst = "edge.shapeFirst"
+    public static let shapeLat = "shape.lat", shapeLon = "shape.lon", shapeOSM = "shape.osm"
+    public static let edgeLength = "edge.length", edgeTimeForward = "edge.timeForward", edgeTimeBackward = "edge.timeBackward"
+    public static let edgeClass = "edge.class", edgeFlags = "edge.flags", edgeMaxspeed = "edge.maxspeed"
+    public static let edgeName = "edge.name", edgeRef = "edge.ref", edgeWay = "edge.way"
+    public static let stringOffsets = "string.offsets", stringBytes = "string.bytes"
+    public static let routingEdge = "routing.edge", routingNodeOfEdge = "routing.nodeOfEdge", routingComponent = "routing.component"
+    public static let turnFirstOut = "turn.firstOut", turnHead = "turn.head"
+    public static let restrictionRelation = "restriction.relation", restrictionVia = "restriction.via"
+    public static let restrictionMandatory = "restriction.only", restrictionFromFirst = "restriction.fromFirst"
+    public static let restrictionFrom = "restriction.from", restrictionToFirst = "restriction.toFirst", restrictionTo = "restriction.to"
+    public static let cchFirstUp = "cch.firstUp", cchUpHead = "cch.upHead", cchParent = "cch.parent", cchInputArc = "cch.inputArc"
+    public static let metricForward = "metric.forward", metricBackward = "metric.backward"
+    public static let metricForwardVia = "metric.forwardVia", metricBackwardVia = "metric.backwardVia"
+    public static let gridFirst = "grid.first", gridSegment = "grid.segment"
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A loaded graph file: every array is a view into the memory-mapped file.
+public final class RoutingGraph: @unchecked Sendable {
+    public let file: MappedGraphFile
+    public let metadata: GraphMetadata
+
+    public let nodeOSMID: UnsafeBufferPointer<Int64>
+    public let edgeFrom: UnsafeBufferPointer<UInt32>
+    public let edgeTo: UnsafeBufferPointer<UInt32>
+    public let edgeShapeFirst: UnsafeBufferPointer<UInt32>
+    public let shapeLatE7: UnsafeBufferPointer<Int32>
+    public let shapeLonE7: UnsafeBufferPointer<Int32>
+    public let shapeOSMNode: UnsafeBufferPointer<Int64>
+    public let edgeLength: UnsafeBufferPointer<Double>
+    public let edgeTimeForward: UnsafeBufferPointer<UInt32>
+    public let edgeTimeBackward: UnsafeBufferPointer<UInt32>
+    public let edgeClass: UnsafeBufferPointer<UInt8>
+    public let edgeFlags: UnsafeBufferPointer<UInt16>
+    public let edgeMaxspeed: UnsafeBufferPointer<UInt8>
+    public let edgeName: UnsafeBufferPointer<UInt32>
+    public let edgeRef: UnsafeBufferPointer<UInt32>
+    public let edgeWay: UnsafeBufferPointer<Int64>
+    public let stringOffsets: UnsafeBufferPointer<UInt32>
+    public let stringBytes: UnsafeBufferPointer<UInt8>
+    /// Directed edge (2 * edge + direction) of each routing node; routing node ids are CCH ranks.
+    public let routingEdge: UnsafeBufferPointer<UInt32>
+    public let routingNodeOfEdge: UnsafeBufferPointer<Int32>
+    public let routingComponent: UnsafeBufferPointer<UInt32>
+    public let cch: CCHView
+    public let freeFlowMetric: CCHMetric
+    public let gridFirst: UnsafeBufferPointer<UInt32>
+    public let gridSegment: UnsafeBufferPointer<UInt32>
+    public let restrictionCount: Int
+
+    public init(path: String, verifyChecksums: Bool = true) throws {
+        file = try MappedGraphFile(path: path, verifyChecksums: verifyChecksums)
+        do {
+            metadata = try JSONDecoder().decode(GraphMetadata.self, from: Data(try file.bytes(Section.meta)))
+        } catch let error as NavGraphError {
+            throw error
+        } catch {
+            throw NavGraphError("\(path): unreadable metadata section (\(error))")
+        }
+        nodeOSMID = try file.array(Section.nodeOSM)
+        edgeFrom = try file.array(Section.edgeFrom)
+        edgeTo = try file.array(Section.edgeTo)
+        edgeShapeFirst = try file.array(Section.edgeShapeFirst)
+        shapeLatE7 = try file.array(Section.shapeLat)
+        shapeLonE7 = try file.array(Section.shapeLon)
+        shapeOSMNode = try file.array(Section.shapeOSM)
+        edgeLength = try file.array(Section.edgeLength)
+        edgeTimeForward = try file.array(Section.edgeTimeForward)
+        edgeTimeBackward = try file.array(Section.edgeTimeBackward)
+        edgeClass = try file.array(Section.edgeClass)
+        edgeFlags = try file.array(Section.edgeFlags)
+        edgeMaxspeed = try file.array(Section.edgeMaxspeed)
+        edgeName = try file.array(Section.edgeName)
+        edgeRef = try file.array(Section.edgeRef)
+        edgeWay = try file.array(Section.edgeWay)
+        stringOffsets = try file.array(Section.stringOffsets)
+        stringBytes = try file.array(Section.stringBytes)
+        routingEdge = try file.array(Section.routingEdge)
+        routingNodeOfEdge = try file.array(Section.routingNodeOfEdge)
+        routingComponent = try file.array(Section.routingComponent)
+        cch = CCHView(firstUp: try file.array(Section.cchFirstUp), upHead: try file.array(Section.cchUpHead),
+                      parent: try file.array(Section.cchParent), inputArc: try file.array(Section.cchInputArc),
+                      turnFirstOut: try file.array(Section.turnFirstOut), turnHead: try file.array(Section.turnHead))
+        freeFlowMetric = CCHMetric(forward: try file.array(Section.metricForward), backward: try file.array(Section.metricBackward),
+                                   forwardVia: try file.array(Section.metricForwardVia), backwardVia: try file.array(Section.metricBackwardVia),
+                                   owner: file)
+        gridFirst = try file.array(Section.gridFirst)
+        gridSegment = try file.array(Section.gridSegment)
+        restrictionCount = try file.array(Section.restrictionRelation, of: Int64.self).count
+        try validate()
+    }
+
+    /// Cross-checks array sizes so that a consistent-checksum but inconsistent file cannot cause out-of-bounds reads.
+    private func validate() throws {
+        let edges = edgeFrom.count, routing = routingEdge.count
+        let checks: [(String, Bool)] = [
+            ("edge arrays", [edgeTo.count, edgeLength.count, edgeTimeForward.count, edgeTimeBackward.count, edgeClass.count,
+                             edgeFlags.count, edgeMaxspeed.count, edgeName.count, edgeRef.count, edgeWay.count].allSatisfy { $0 == edges }),
+            ("edge shape", edgeShapeFirst.count == edges + 1 && Int(edgeShapeFirst.last ?? 0) == shapeLatE7.count),
+            ("shape arrays", shapeLonE7.count == shapeLatE7.count && shapeOSMNode.count == shapeLatE7.count),
+            ("routing arrays", routingNodeOfEdge.count == 2 * edges && routingComponent.count == routing && cch.parent.count == routing),
+            ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count),
+            ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
+            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
+            ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
+        ]
+        for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file") }
+    }
+
+    public var edgeCount: Int { edgeFrom.count }
+    public var routingNodeCount: Int { routingEdge.count }
+
+    @inline(__always) public func coordinate(shapePoint index: Int) -> Coordinate {
+        Coordinate(latE7: shapeLatE7[index], lonE7: shapeLonE7[index])
+    }
+
+    public func string(_ id: UInt32) -> String {
+        let start = Int(stringOffsets[Int(id)]), end = Int(stringOffsets[Int(id) + 1])
+        return String(decoding: UnsafeBufferPointer(rebasing: stringBytes[start..<end]), as: UTF8.self)
+    }
+
+    public func flags(edge: Int) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge]) }
+    public func roadClass(edge: Int) -> RoadClass { RoadClass(rawValue: edgeClass[edge]) ?? .service }
+
+    /// Edge owning the segment that starts at shape point `index`.
+    public func edge(ofShapePoint index: Int) -> Int {
+        var low = 0, high = edgeCount
+        while low < high {
+            let middle = (low + high) >> 1
+            if Int(edgeShapeFirst[middle + 1]) <= index { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Free-flow time of directed edge d in milliseconds.
+    @inline(__always) public func freeFlowTime(directedEdge d: Int) -> UInt32 {
+        d & 1 == 0 ? edgeTimeForward[d >> 1] : edgeTimeBackward[d >> 1]
+    }
+}
