@@ -1,0 +1,97 @@
+/// Congestion classes of the Mapbox Directions API.
+public enum CongestionLevel: String, Codable, CaseIterable, Sendable {
+    case unknown, low, moderate, heavy, severe
+
+    /// low 0–39, moderate 40–59, heavy 60–79, severe 80–100; nil is unknown.
+    public init(numeric: Int?) {
+        guard let numeric else { self = .unknown; return }
+        switch numeric {
+        case ..<40: self = .low
+        case 40..<60: self = .moderate
+        case 60..<80: self = .heavy
+        default: self = .severe
+        }
+    }
+}
+
+/// What the route knows about the stretch between two consecutive coordinates of a leg.
+public struct SegmentAnnotation: Sendable, Equatable {
+    /// Metres.
+    public var distance: Double
+    /// Seconds, with traffic when traffic data is applied.
+    public var duration: Double
+    /// Seconds at free flow.
+    public var durationTypical: Double
+    /// 0–100, nil when no traffic data covers the segment.
+    public var congestionNumeric: Int?
+    public var roadClass: RoadClass
+    public var isToll: Bool
+    public var isFerry: Bool
+    /// Road edge the segment belongs to.
+    public var edge: Int
+
+    public var congestion: CongestionLevel { CongestionLevel(numeric: congestionNumeric) }
+    /// Metres per second.
+    public var speed: Double { duration > 0 ? distance / duration : 0 }
+}
+
+/// One leg of a route, between two consecutive waypoints.
+public struct RouteLeg: Sendable {
+    /// Full-resolution geometry; the first point is the snapped origin, the last the snapped destination.
+    public var coordinates: [Coordinate]
+    /// One entry per pair of consecutive coordinates.
+    public var annotations: [SegmentAnnotation]
+    /// Metres.
+    public var distance: Double
+    /// Seconds, with traffic.
+    public var duration: Double
+    /// Seconds at free flow.
+    public var durationTypical: Double
+    /// The main road names or refs of the leg, comma-separated.
+    public var summary: String
+    /// Directed road edges (2 * edge + direction) in driving order.
+    public var directedEdges: [Int]
+}
+
+/// A route through all waypoints: the primary one or an alternative.
+public struct Route: Sendable {
+    public var legs: [RouteLeg]
+    /// true for alternatives (routeIndex > 0).
+    public var isAlternate: Bool
+    /// Classes the request asked to avoid.
+    public var avoided: [String]
+    /// Avoided classes the route still uses (only in `prefer` mode).
+    public var usedAvoidedClasses: [String]
+    /// Where an alternative leaves and rejoins the primary route.
+    public var divergeCoordinate: Coordinate?
+    public var mergeCoordinate: Coordinate?
+
+    public var distance: Double { legs.reduce(0) { $0 + $1.distance } }
+    public var duration: Double { legs.reduce(0) { $0 + $1.duration } }
+    public var durationTypical: Double { legs.reduce(0) { $0 + $1.durationTypical } }
+    /// The whole geometry, legs joined without repeating the shared waypoint.
+    public var coordinates: [Coordinate] {
+        var all: [Coordinate] = []
+        for leg in legs { all.append(contentsOf: all.isEmpty ? leg.coordinates[...] : leg.coordinates.dropFirst()) }
+        return all
+    }
+}
+
+/// A waypoint as requested and as snapped onto the road network.
+public struct RouteWaypoint: Sendable {
+    public var input: Coordinate
+    public var snapped: Coordinate
+    /// Metres between input and snapped point.
+    public var snapDistance: Double
+    /// Name of the road the waypoint snapped to.
+    public var roadName: String
+    /// Caller-given label, if any.
+    public var label: String?
+}
+
+/// Everything `navgraph route` computes for one request.
+public struct RouteResponse: Sendable {
+    public var waypoints: [RouteWaypoint]
+    /// Index 0 is the primary route; alternatives follow, ranked by duration.
+    public var routes: [Route]
+}
