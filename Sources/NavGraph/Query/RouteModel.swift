@@ -47,6 +47,8 @@ public struct RouteLeg: Sendable {
     public var duration: Double
     /// Seconds at free flow.
     public var durationTypical: Double
+    /// Seconds of search cost: what the router minimised (duration, plus penalties in prefer mode).
+    public var weight: Double
     /// The main road names or refs of the leg, comma-separated.
     public var summary: String
     /// Directed road edges (2 * edge + direction) in driving order.
@@ -69,6 +71,8 @@ public struct Route: Sendable {
     public var distance: Double { legs.reduce(0) { $0 + $1.distance } }
     public var duration: Double { legs.reduce(0) { $0 + $1.duration } }
     public var durationTypical: Double { legs.reduce(0) { $0 + $1.durationTypical } }
+    /// Seconds of the search cost (equals duration unless avoided roads were penalised).
+    public var weight: Double { legs.reduce(0) { $0 + $1.weight } }
     /// The whole geometry, legs joined without repeating the shared waypoint.
     public var coordinates: [Coordinate] {
         var all: [Coordinate] = []

@@ -3,10 +3,13 @@ public final class RoutingMetric: @unchecked Sendable {
     /// Milliseconds to drive each routing node's directed edge, or CCHMetric.infinity if it may not be used.
     public let nodeWeight: ContiguousArray<UInt32>
     public let hierarchy: CCHMetric
+    /// Traffic the weights include, if any.
+    public let traffic: TrafficOverlay?
 
-    public init(nodeWeight: ContiguousArray<UInt32>, hierarchy: CCHMetric) {
+    public init(nodeWeight: ContiguousArray<UInt32>, hierarchy: CCHMetric, traffic: TrafficOverlay? = nil) {
         self.nodeWeight = nodeWeight
         self.hierarchy = hierarchy
+        self.traffic = traffic
     }
 
     /// The free-flow metric stored in the graph file.
@@ -21,9 +24,9 @@ public final class RoutingMetric: @unchecked Sendable {
     }
 
     /// Customizes the graph's hierarchy for new node weights; the order and contraction are reused.
-    public static func customized(_ graph: RoutingGraph, nodeWeight: ContiguousArray<UInt32>) -> RoutingMetric {
+    public static func customized(_ graph: RoutingGraph, nodeWeight: ContiguousArray<UInt32>, traffic: TrafficOverlay? = nil) -> RoutingMetric {
         let hierarchy = nodeWeight.withUnsafeBufferPointer { Customization.customize(graph.cch, nodeWeight: $0) }
-        return RoutingMetric(nodeWeight: nodeWeight, hierarchy: hierarchy)
+        return RoutingMetric(nodeWeight: nodeWeight, hierarchy: hierarchy, traffic: traffic)
     }
 }
 

@@ -1,0 +1,87 @@
+/// Traffic on individual OSM segments: a travel-time factor and a congestion value per segment and direction.
+public final class TrafficOverlay: @unchecked Sendable {
+    /// Key: shape point index of the segment's first point (in edge order) * 2 + direction (0 along the edge, 1 against).
+    public private(set) var factor: [Int: Double] = [:]
+    public private(set) var congestion: [Int: UInt8] = [:]
+    public let label: String
+
+    public init(label: String) { self.label = label }
+
+    @inline(__always) public static func key(segment: Int, direction: Int) -> Int { segment * 2 + direction }
+
+    /// Sets one segment: `timeFactor` multiplies free-flow time (infinity closes it); congestion is 0–100 or nil.
+    public func set(segment: Int, direction: Int, timeFactor: Double, congestion value: UInt8?) {
+        let key = Self.key(segment: segment, direction: direction)
+        factor[key] = timeFactor
+        if let value { congestion[key] = value } else { congestion[key] = nil }
+    }
+
+    public var segmentCount: Int { factor.count }
+}
+
+/// One segment of a directed edge in driving order, with its free-flow and current travel times.
+public struct EdgeSegment {
+    /// Shape point indices of the segment's start and end in driving order.
+    public var from: Int
+    public var to: Int
+    public var length: Double
+    /// Milliseconds at free flow.
+    public var typical: Double
+    /// Milliseconds with traffic (infinity if closed).
+    public var current: Double
+    public var congestion: UInt8?
+}
+
+/// Per-segment travel times of directed edges under a metric's traffic, and partial edge costs.
+public struct EdgeCostModel {
+    public let graph: RoutingGraph
+
+    public init(graph: RoutingGraph) { self.graph = graph }
+
+    /// Segments of directed edge d in driving order.
+    public func segments(directedEdge d: Int, traffic: TrafficOverlay?) -> [EdgeSegment] {
+        let edge = d >> 1, forward = d & 1 == 0
+        let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+        let total = graph.edgeLength[edge]
+        let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
+        var result: [EdgeSegment] = []
+        result.reserveCapacity(last - first)
+        for step in 0..<(last - first) {
+            let start = forward ? first + step : last - step
+            let end = forward ? start + 1 : start - 1
+            let length = Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
+            let typical = total > 0 ? edgeTime * length / total : edgeTime / Double(last - first)
+            var current = typical
+            var congestion: UInt8?
+            if let traffic {
+                let key = TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)
+                if let factor = traffic.factor[key] { current = typical * factor }
+                congestion = traffic.congestion[key]
+            }
+            result.append(EdgeSegment(from: start, to: end, length: length, typical: typical, current: current, congestion: congestion))
+        }
+        return result
+    }
+
+    /// Travel time of directed edge d in ms with traffic, or nil if a segment is closed.
+    public func currentTime(directedEdge d: Int, traffic: TrafficOverlay) -> UInt32? {
+        let total = segments(directedEdge: d, traffic: traffic).reduce(0.0) { $0 + $1.current }
+        return total.isFinite ? UInt32(max(1, min(Double(CCHMetric.infinity - 1), total.rounded()))) : nil
+    }
+
+    /// The share of a routing node's weight spent before `metres` along directed edge d, rounded to ms.
+    public func cost(directedEdge d: Int, upTo metres: Double, metric: RoutingMetric) -> UInt32 {
+        let node = Int(graph.routingNodeOfEdge[d])
+        let weight = metric.nodeWeight[node]
+        let parts = segments(directedEdge: d, traffic: metric.traffic)
+        let total = parts.reduce(0.0) { $0 + $1.current }
+        guard total > 0, total.isFinite else { return 0 }
+        var before = 0.0, travelled = 0.0
+        for part in parts {
+            if travelled + part.length <= metres { before += part.current; travelled += part.length; continue }
+            if part.length > 0 { before += part.current * max(0, metres - travelled) / part.length }
+            break
+        }
+        return UInt32(min(Double(weight), (Double(weight) * before / total).rounded()))
+    }
+}

@@ -1,0 +1,55 @@
+/// Builds a leg's geometry and per-segment annotations from its path of routing nodes.
+extension Router {
+    func buildLeg(_ path: LegPath, metric: RoutingMetric) -> RouteLeg {
+        let planner = RoutePlanner(graph: graph, costs: costs)
+        let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
+        var coordinates: [Coordinate] = [path.source.point]
+        var annotations: [SegmentAnnotation] = []
+        var distanceByName: [String: Double] = [:]
+        for (index, d) in directedEdges.enumerated() {
+            let edge = d >> 1
+            let from = index == 0 ? planner.position(of: path.source, onDirectedEdge: d) : 0
+            let to = index == directedEdges.count - 1 ? planner.position(of: path.target, onDirectedEdge: d) : graph.edgeLength[edge]
+            let flags = graph.flags(edge: edge), roadClass = graph.roadClass(edge: edge)
+            var travelled = 0.0
+            var pieceLength = 0.0
+            for segment in costs.segments(directedEdge: d, traffic: metric.traffic) {
+                defer { travelled += segment.length }
+                let start = max(from, travelled), end = min(to, travelled + segment.length)
+                guard end > start else { continue }
+                let share = (end - start) / segment.length
+                let endPoint: Coordinate
+                if end >= travelled + segment.length {
+                    endPoint = graph.coordinate(shapePoint: segment.to)
+                } else {
+                    let a = graph.coordinate(shapePoint: segment.from), b = graph.coordinate(shapePoint: segment.to)
+                    let t = (end - travelled) / segment.length
+                    endPoint = Coordinate(lat: a.lat + (b.lat - a.lat) * t, lon: a.lon + (b.lon - a.lon) * t)
+                }
+                coordinates.append(endPoint)
+                pieceLength += end - start
+                annotations.append(SegmentAnnotation(
+                    distance: end - start, duration: segment.current * share / 1000, durationTypical: segment.typical * share / 1000,
+                    congestionNumeric: segment.congestion.map(Int.init), roadClass: roadClass,
+                    isToll: flags.contains(.toll), isFerry: flags.contains(.ferry), edge: edge))
+            }
+            let name = graph.string(graph.edgeName[edge]).isEmpty ? graph.string(graph.edgeRef[edge]) : graph.string(graph.edgeName[edge])
+            if !name.isEmpty { distanceByName[name, default: 0] += pieceLength }
+        }
+        if coordinates.count == 1 {
+            coordinates.append(path.target.point)
+            let edge = path.target.edge
+            annotations.append(SegmentAnnotation(distance: 0, duration: 0, durationTypical: 0, congestionNumeric: nil,
+                                                 roadClass: graph.roadClass(edge: edge), isToll: graph.flags(edge: edge).contains(.toll),
+                                                 isFerry: graph.flags(edge: edge).contains(.ferry), edge: edge))
+        } else {
+            coordinates[coordinates.count - 1] = path.target.point
+        }
+        let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map(\.key).joined(separator: ", ")
+        return RouteLeg(coordinates: coordinates, annotations: annotations,
+                        distance: annotations.reduce(0) { $0 + $1.distance },
+                        duration: annotations.reduce(0) { $0 + $1.duration },
+                        durationTypical: annotations.reduce(0) { $0 + $1.durationTypical },
+                        weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges)
+    }
+}

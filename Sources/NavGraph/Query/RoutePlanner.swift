@@ -1,0 +1,66 @@
+/// Turns two snaps into search endpoints (with the partial costs of the snapped edges) and a same-edge candidate.
+struct LegEndpoints {
+    var sources: [Endpoint] = []
+    var targets: [Endpoint] = []
+    /// Source expansion: the routing node a successor endpoint stands for (or itself).
+    var sourceOrigin: [Int: Int] = [:]
+    /// Cost and routing node of driving from source to target along one directed edge, if possible.
+    var direct: (cost: Int, node: Int)?
+}
+
+/// Builds LegEndpoints for a metric.
+struct RoutePlanner {
+    let graph: RoutingGraph
+    let costs: EdgeCostModel
+
+    /// Metres from the start of directed edge d to a snap.
+    func position(of snap: Snap, onDirectedEdge d: Int) -> Double {
+        d & 1 == 0 ? snap.offset : graph.edgeLength[snap.edge] - snap.offset
+    }
+
+    func endpoints(from source: Snap, to target: Snap, metric: RoutingMetric) -> LegEndpoints {
+        var result = LegEndpoints()
+        var sourcePartial: [Int: UInt32] = [:], targetPartial: [Int: UInt32] = [:]
+        for direction in 0..<2 {
+            let d = 2 * source.edge + direction
+            let node = Int(graph.routingNodeOfEdge[d])
+            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
+            let partial = costs.cost(directedEdge: d, upTo: position(of: source, onDirectedEdge: d), metric: metric)
+            sourcePartial[node] = partial
+            result.sources.append(Endpoint(node: node, cost: metric.nodeWeight[node] - partial))
+        }
+        for direction in 0..<2 {
+            let d = 2 * target.edge + direction
+            let node = Int(graph.routingNodeOfEdge[d])
+            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
+            let partial = costs.cost(directedEdge: d, upTo: position(of: target, onDirectedEdge: d), metric: metric)
+            targetPartial[node] = partial
+            result.targets.append(Endpoint(node: node, cost: metric.nodeWeight[node] - partial))
+        }
+        // A source node that is also a target: the zero-turn path is the direct candidate; any other
+        // path must leave the node first, so it starts from the node's successors instead.
+        var best: [Int: (cost: UInt32, origin: Int)] = [:]
+        func offer(_ node: Int, _ cost: UInt32, _ origin: Int) {
+            if let existing = best[node], existing.cost <= cost { return }
+            best[node] = (cost, origin)
+        }
+        for source in result.sources {
+            guard let arrival = targetPartial[source.node], let departure = sourcePartial[source.node] else {
+                offer(source.node, source.cost, source.node)
+                continue
+            }
+            if arrival >= departure, result.direct.map({ Int(arrival - departure) < $0.cost }) ?? true {
+                result.direct = (Int(arrival - departure), source.node)
+            }
+            for arc in Int(graph.cch.turnFirstOut[source.node])..<Int(graph.cch.turnFirstOut[source.node + 1]) {
+                let next = Int(graph.cch.turnHead[arc])
+                let weight = metric.nodeWeight[next]
+                if weight < CCHMetric.infinity { offer(next, source.cost &+ weight, source.node) }
+            }
+        }
+        let expanded = best.sorted { $0.key < $1.key }.map { Endpoint(node: $0.key, cost: $0.value.cost) }
+        result.sourceOrigin = best.mapValues(\.origin)
+        result.sources = expanded
+        return result
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Which search answers queries: the hierarchy, or plain Dijkstra as the reference.
+public enum SearchAlgorithm: String, Sendable {
+    case hierarchy = "ch"
+    case dijkstra
+}
+
+/// Per-request routing options.
+public struct RouteOptions: Sendable {
+    /// Metres within which a waypoint must lie from a road.
+    public var radius: Double = 1000
+    public var avoid: AvoidSet = []
+    public var avoidMode: AvoidMode = .strict
+    public var algorithm: SearchAlgorithm = .hierarchy
+    /// Number of alternatives wanted after the primary route.
+    public var alternatives: Int = 0
+    public var traffic: TrafficOverlay?
+    public var waypointLabels: [String]?
+
+    public init() {}
+}
+
+/// Answers route requests on a loaded graph; keeps customized metrics and search state for reuse.
+public final class Router: @unchecked Sendable {
+    public let graph: RoutingGraph
+    public let snapper: Snapper
+    let costs: EdgeCostModel
+    private lazy var hierarchySearch = CCHSearch(graph: graph)
+    private lazy var dijkstraSearch = DijkstraSearch(graph: graph)
+    private var metricCache: [MetricKey: RoutingMetric] = [:]
+    private let freeFlowWeights: ContiguousArray<UInt32>
+
+    struct MetricKey: Hashable {
+        var avoid: AvoidSet
+        var mode: String
+        var traffic: ObjectIdentifier?
+    }
+
+    public init(graph: RoutingGraph) {
+        self.graph = graph
+        snapper = Snapper(graph: graph)
+        costs = EdgeCostModel(graph: graph)
+        freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
+        metricCache[MetricKey(avoid: [], mode: AvoidMode.strict.rawValue, traffic: nil)] =
+            RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric)
+    }
+
+    func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
+        algorithm == .hierarchy ? hierarchySearch : dijkstraSearch
+    }
+
+    /// The metric for an avoid set, mode and traffic overlay, customized once and cached.
+    public func metric(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
+        let key = MetricKey(avoid: avoid, mode: avoid.isEmpty ? AvoidMode.strict.rawValue : mode.rawValue, traffic: traffic.map(ObjectIdentifier.init))
+        if let cached = metricCache[key] { return cached }
+        var weights = freeFlowWeights
+        if let traffic {
+            for node in 0..<graph.routingNodeCount {
+                weights[node] = costs.currentTime(directedEdge: Int(graph.routingEdge[node]), traffic: traffic) ?? CCHMetric.infinity
+            }
+        }
+        if !avoid.isEmpty {
+            for node in 0..<graph.routingNodeCount where weights[node] < CCHMetric.infinity {
+                let edge = Int(graph.routingEdge[node] >> 1)
+                guard !avoid.matches(roadClass: graph.roadClass(edge: edge), flags: graph.flags(edge: edge)).isEmpty else { continue }
+                if mode == .strict {
+                    weights[node] = CCHMetric.infinity
+                } else {
+                    weights[node] = UInt32(min(UInt64(CCHMetric.infinity - 1),
+                                               UInt64(weights[node]) * UInt64(AvoidMode.preferFactor) + UInt64(AvoidMode.preferPenaltyMilliseconds)))
+                }
+            }
+        }
+        let metric = RoutingMetric.customized(graph, nodeWeight: weights, traffic: traffic)
+        metricCache[key] = metric
+        return metric
+    }
+
+    /// Whether some direction of the edge is usable under the metric.
+    func isUsable(edge: Int, metric: RoutingMetric) -> Bool {
+        for direction in 0..<2 {
+            let node = graph.routingNodeOfEdge[2 * edge + direction]
+            if node >= 0 && metric.nodeWeight[Int(node)] < CCHMetric.infinity { return true }
+        }
+        return false
+    }
+
+    /// Snaps waypoint `index` (0-based), preferring edges the metric may use.
+    public func snap(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> Snap {
+        guard point.isValid else {
+            throw NavGraphError("waypoint \(index + 1) (\(point.lat),\(point.lon)) is not a valid coordinate")
+        }
+        if let snap = snapper.snap(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
+        if let snap = snapper.snap(point, radius: options.radius, isUsable: { [graph] edge in
+            graph.routingNodeOfEdge[2 * edge] >= 0 || graph.routingNodeOfEdge[2 * edge + 1] >= 0
+        }) { return snap }
+        var message = String(format: "waypoint %d (%.6f,%.6f) is more than %.0f m from the nearest road", index + 1, point.lat, point.lon, options.radius)
+        if let distance = snapper.nearestDistance(point, limit: 50_000) {
+            message = String(format: "waypoint %d (%.6f,%.6f) is %.0f m from the nearest road (limit %.0f m; raise it with --radius)",
+                             index + 1, point.lat, point.lon, distance, options.radius)
+        }
+        let box = graph.metadata.bbox
+        let swapped = Coordinate(lat: point.lon, lon: point.lat)
+        if !box.contains(point) && box.contains(swapped) {
+            message += String(format: "; latitude and longitude look swapped: %.6f,%.6f lies inside the graph", swapped.lat, swapped.lon)
+        } else if !box.contains(point) {
+            message += String(format: "; the graph covers lat %.4f..%.4f, lon %.4f..%.4f", box.minLat, box.maxLat, box.minLon, box.maxLon)
+        }
+        throw NavGraphError(message)
+    }
+
+    /// Routes through the waypoints in order.
+    public func route(_ waypoints: [Coordinate], options: RouteOptions = RouteOptions()) throws -> RouteResponse {
+        guard waypoints.count >= 2 else { throw NavGraphError("a route needs at least 2 waypoints, got \(waypoints.count)") }
+        let metric = metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+        let snaps = try waypoints.enumerated().map { try snap($0.element, index: $0.offset, options: options, metric: metric) }
+        var legs: [RouteLeg] = []
+        for index in 0..<(snaps.count - 1) {
+            guard let path = legPath(from: snaps[index], to: snaps[index + 1], metric: metric, algorithm: options.algorithm) else {
+                throw unreachableError(leg: index, snaps: snaps, options: options)
+            }
+            legs.append(buildLeg(path, metric: metric))
+        }
+        let used = options.avoidMode == .prefer ? usedClasses(legs, avoid: options.avoid) : []
+        let primary = Route(legs: legs, isAlternate: false, avoided: options.avoid.listed, usedAvoidedClasses: used)
+        var routes = [primary]
+        if options.alternatives > 0 {
+            routes += AlternativeRoutes(router: self, metric: metric, options: options)
+                .alternatives(primary: primary, snaps: snaps, count: options.alternatives)
+        }
+        let response = RouteResponse(
+            waypoints: snaps.enumerated().map { index, snap in
+                RouteWaypoint(input: waypoints[index], snapped: snap.point, snapDistance: snap.distance,
+                              roadName: graph.string(graph.edgeName[snap.edge]), label: options.waypointLabels?[safe: index])
+            },
+            routes: routes)
+        return response
+    }
+
+    /// A leg's cheapest path: search cost and the snapped ends, before geometry is built.
+    public struct LegPath: Sendable {
+        public var cost: Int
+        public var nodes: [Int]
+        public var source: Snap
+        public var target: Snap
+    }
+
+    /// The cheapest path between two snaps under a metric.
+    public func legPath(from source: Snap, to target: Snap, metric: RoutingMetric, algorithm: SearchAlgorithm) -> LegPath? {
+        let planner = RoutePlanner(graph: graph, costs: costs)
+        let endpoints = planner.endpoints(from: source, to: target, metric: metric)
+        var best: LegPath?
+        if let direct = endpoints.direct { best = LegPath(cost: direct.cost, nodes: [direct.node], source: source, target: target) }
+        if !endpoints.sources.isEmpty, !endpoints.targets.isEmpty,
+           let found = search(algorithm).search(sources: endpoints.sources, targets: endpoints.targets, metric: metric),
+           best.map({ found.cost < $0.cost }) ?? true {
+            var nodes = found.nodes
+            if let first = nodes.first, let origin = endpoints.sourceOrigin[first], origin != first { nodes.insert(origin, at: 0) }
+            best = LegPath(cost: found.cost, nodes: nodes, source: source, target: target)
+        }
+        return best
+    }
+
+    private func unreachableError(leg: Int, snaps: [Snap], options: RouteOptions) -> NavGraphError {
+        let prefix = "no route from waypoint \(leg + 1) to \(leg + 2)"
+        if !options.avoid.isEmpty && options.avoidMode == .strict {
+            let open = metric(avoid: [], mode: .strict, traffic: options.traffic)
+            if legPath(from: snaps[leg], to: snaps[leg + 1], metric: open, algorithm: .hierarchy) != nil {
+                let culprits = options.avoid.listed.filter { name in
+                    guard let single = AvoidSet.names.first(where: { $0.0 == name })?.1 else { return false }
+                    let relaxed = metric(avoid: options.avoid.subtracting(single), mode: .strict, traffic: options.traffic)
+                    return legPath(from: snaps[leg], to: snaps[leg + 1], metric: relaxed, algorithm: .hierarchy) != nil
+                }
+                let named = culprits.isEmpty ? options.avoid.listed.joined(separator: ", ") : culprits.joined(separator: " or ")
+                return NavGraphError("\(prefix) avoids \(options.avoid.listed.joined(separator: ", ")); the destination is only reachable using \(named)")
+            }
+        }
+        return NavGraphError("\(prefix): the destination cannot be reached by car from the origin (different road network components)")
+    }
+
+    private func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
+        var hit: AvoidSet = []
+        for leg in legs {
+            for d in leg.directedEdges { hit.formUnion(avoid.matches(roadClass: graph.roadClass(edge: d >> 1), flags: graph.flags(edge: d >> 1))) }
+        }
+        return hit.listed
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,70 @@
+import Foundation
+/// What `navgraph info` reports about a graph file.
+public struct GraphSummary: Codable, Sendable {
+    /// One file section and its size.
+    public struct SectionSize: Codable, Sendable {
+        public var name: String
+        public var bytes: Int
+    }
+    public var file: String
+    public var fileBytes: Int
+    public var metadata: GraphMetadata
+    public var kilometresByClass: [String: Double]
+    public var tollKilometres: Double
+    public var ferryKilometres: Double
+    public var motorwayKilometres: Double
+    public var onewayEdges: Int
+    public var restrictionsStored: Int
+    public var smallComponents: Int
+    public var sections: [SectionSize]
+
+    public init(graph: RoutingGraph) {
+        var byClass: [String: Double] = [:]
+        var toll = 0.0, ferry = 0.0, motorway = 0.0
+        var oneway = 0
+        for edge in 0..<graph.edgeCount {
+            let kilometres = graph.edgeLength[edge] / 1000
+            let roadClass = graph.roadClass(edge: edge), flags = graph.flags(edge: edge)
+            byClass[roadClass.osmName, default: 0] += kilometres
+            if flags.contains(.toll) { toll += kilometres }
+            if flags.contains(.ferry) { ferry += kilometres }
+            if roadClass.isMotorway { motorway += kilometres }
+            if flags.contains(.oneway) { oneway += 1 }
+        }
+        file = graph.file.path
+        fileBytes = graph.file.fileSize
+        metadata = graph.metadata
+        kilometresByClass = byClass
+        tollKilometres = toll
+        ferryKilometres = ferry
+        motorwayKilometres = motorway
+        onewayEdges = oneway
+        restrictionsStored = graph.restrictionCount
+        smallComponents = max(0, graph.metadata.componentCount - 1)
+        sections = graph.file.sectionOrder.map { SectionSize(name: $0.name, bytes: $0.length) }
+    }
+
+    /// Human-readable report.
+    public var text: String {
+        let m = metadata
+        var lines: [String] = []
+        lines.append("file        \(file) (\(fileBytes) bytes, format v\(m.formatVersion), profile \(m.profile))")
+        lines.append("source      \(m.source.name) (\(m.source.bytes) bytes, modified \(m.source.modified)); built \(m.createdAt)")
+        lines.append("osm         \(m.report.osmNodes) nodes, \(m.report.osmWays) ways, \(m.report.osmRelations) relations; \(m.report.routableWays) car ways")
+        lines.append("clipping    \(m.report.missingNodeRefs) missing node refs, \(m.report.waysCutAtMissingNodes) ways cut there")
+        lines.append("graph       \(m.nodeCount) nodes, \(m.edgeCount) edges (\(onewayEdges) oneway), \(m.shapePointCount) shape points")
+        lines.append("routing     \(m.routingNodeCount) directed edges, \(m.turnCount) turns, \(m.cchArcCount) hierarchy arcs")
+        lines.append(String(format: "bbox        lat %.5f..%.5f, lon %.5f..%.5f", m.bbox.minLat, m.bbox.maxLat, m.bbox.minLon, m.bbox.maxLon))
+        lines.append("components  largest \(m.componentSizes.first ?? 0) of \(m.routingNodeCount) directed edges; \(smallComponents) small ones")
+        let dropped = m.report.restrictionsDropped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        lines.append("restrictions \(m.report.restrictionsKept) kept; dropped: \(dropped.isEmpty ? "none" : dropped)")
+        lines.append(String(format: "special km  toll %.1f, ferry %.1f, motorway %.1f", tollKilometres, ferryKilometres, motorwayKilometres))
+        lines.append("km by class")
+        for roadClass in RoadClass.allCases {
+            if let km = kilometresByClass[roadClass.osmName] { lines.append(String(format: "  %-15@ %10.1f", roadClass.osmName as NSString, km)) }
+        }
+        lines.append("sections")
+        for section in sections { lines.append(String(format: "  %-22@ %12d bytes", section.name as NSString, section.bytes)) }
+        return lines.joined(separator: "\n")
+    }
+}
