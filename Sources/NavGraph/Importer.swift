@@ -4,7 +4,8 @@ import Foundation
 /// customize the free-flow metric, index segments, and write one graph file.
 public enum Importer {
     @discardableResult
-    public static func run(input: String, output: String, log: ProgressLog = ProgressLog()) throws -> GraphMetadata {
+    public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
+                           log: ProgressLog = ProgressLog()) throws -> GraphMetadata {
         let source = try log.phase("read OSM") {
             let source = try OSMSource(path: input)
             let totals = source.totals
@@ -15,7 +16,7 @@ public enum Importer {
             let built = try RoadNetworkBuilder.build(from: source, report: &report)
             return (built, "\(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
         }
-        return try write(network: network, restrictions: restrictions, report: report, input: input, output: output, log: log)
+        return try write(network: network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input, output: output, log: log)
     }
 
     /// Everything after the road network is built; shared by the OSM and DIMACS importers.

@@ -1,0 +1,60 @@
+import Foundation
+import NavGraph
+
+/// Writes small hand-made OSM XML files for tests that need an exact network.
+struct CraftedOSM {
+    var nodes: [(id: Int64, lat: Double, lon: Double)] = []
+    var ways: [(id: Int64, refs: [Int64], tags: [String: String])] = []
+    var relations: [(id: Int64, members: [(type: String, ref: Int64, role: String)], tags: [String: String])] = []
+
+    var xml: String {
+        var lines = ["<?xml version='1.0' encoding='UTF-8'?>", "<osm version=\"0.6\" generator=\"navgraph-tests\">"]
+        for node in nodes { lines.append("  <node id=\"\(node.id)\" version=\"1\" lat=\"\(node.lat)\" lon=\"\(node.lon)\"/>") }
+        for way in ways {
+            lines.append("  <way id=\"\(way.id)\" version=\"1\">")
+            lines += way.refs.map { "    <nd ref=\"\($0)\"/>" }
+            lines += way.tags.sorted { $0.key < $1.key }.map { "    <tag k=\"\($0.key)\" v=\"\($0.value)\"/>" }
+            lines.append("  </way>")
+        }
+        for relation in relations {
+            lines.append("  <relation id=\"\(relation.id)\" version=\"1\">")
+            lines += relation.members.map { "    <member type=\"\($0.type)\" ref=\"\($0.ref)\" role=\"\($0.role)\"/>" }
+            lines += relation.tags.sorted { $0.key < $1.key }.map { "    <tag k=\"\($0.key)\" v=\"\($0.value)\"/>" }
+            lines.append("  </relation>")
+        }
+        lines.append("</osm>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the XML and imports it; returns the loaded graph.
+    func importGraph(named name: String, honourTurnRestrictions: Bool = true) throws -> RoutingGraph {
+        let osm = Fixtures.workDirectory.appendingPathComponent("\(name).osm").path
+        try xml.write(toFile: osm, atomically: true, encoding: .utf8)
+        let output = Fixtures.workDirectory.appendingPathComponent("\(name).navgraph").path
+        try Importer.run(input: osm, output: output, honourTurnRestrictions: honourTurnRestrictions, log: ProgressLog(quiet: true))
+        return try RoutingGraph(path: output)
+    }
+
+    /// A plus-shaped junction at (45.0, 7.0) with arms W, E, N, S, a oneway loop north of it, and two islands.
+    static func testTown(restriction: String?) -> CraftedOSM {
+        var osm = CraftedOSM()
+        osm.nodes = [
+            (1, 45.000, 7.000), (2, 45.000, 6.998), (3, 45.000, 7.002), (4, 45.002, 7.000), (5, 44.998, 7.000),
+            (6, 45.010, 7.000), (7, 45.010, 7.004), (8, 45.012, 7.004), (9, 45.012, 7.000),
+            (20, 45.0126, 7.001), (21, 45.0126, 7.0015),   // near island
+            (30, 45.030, 7.001), (31, 45.030, 7.0015),     // far island
+        ]
+        let road = ["highway": "residential"]
+        osm.ways = [
+            (10, [2, 1], road), (11, [1, 3], road), (12, [1, 4], road), (13, [1, 5], road), (14, [4, 6], road),
+            (15, [6, 7], ["highway": "residential", "oneway": "yes", "name": "One Way Street"]),
+            (16, [7, 8, 9, 6], road),
+            (17, [20, 21], road), (18, [30, 31], road),
+        ]
+        if let restriction {
+            let to: Int64 = restriction.hasPrefix("only_straight") ? 11 : 12
+            osm.relations = [(100, [("way", 10, "from"), ("node", 1, "via"), ("way", to, "to")], ["type": "restriction", "restriction": restriction])]
+        }
+        return osm
+    }
+}

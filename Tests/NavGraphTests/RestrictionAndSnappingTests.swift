@@ -1,0 +1,119 @@
+import Foundation
+import NavGraph
+import Testing
+
+/// Turn restrictions and snapping edge cases on a crafted town and on real extracts.
+@Suite struct RestrictionAndSnappingTests {
+    let westPoint = Coordinate(lat: 45.0, lon: 6.999)
+    let northPoint = Coordinate(lat: 45.001, lon: 7.0)
+
+    /// Directed edges of the route as (way id) transitions.
+    func wayTransitions(_ response: RouteResponse, graph: RoutingGraph) -> [(Int64, Int64)] {
+        let ways = response.routes[0].legs.flatMap(\.directedEdges).map { graph.edgeWay[$0 >> 1] }
+        return Array(zip(ways, ways.dropFirst()))
+    }
+
+    @Test func noLeftTurnIsHonoured() throws {
+        let restricted = try CraftedOSM.testTown(restriction: "no_left_turn").importGraph(named: "town-no-left")
+        let open = try CraftedOSM.testTown(restriction: "no_left_turn").importGraph(named: "town-open", honourTurnRestrictions: false)
+        #expect(restricted.restrictionCount == 1)
+        let detour = try Router(graph: restricted).route([westPoint, northPoint])
+        let direct = try Router(graph: open).route([westPoint, northPoint])
+        #expect(!wayTransitions(detour, graph: restricted).contains { $0 == (10, 12) })
+        #expect(wayTransitions(direct, graph: open).contains { $0 == (10, 12) })
+        // The only legal way: straight on to the east dead end, turn there, come back and turn right.
+        #expect(abs(direct.routes[0].distance - 78.6 - 111.2) < 3)
+        #expect(detour.routes[0].distance > direct.routes[0].distance + 300)
+        #expect(wayTransitions(detour, graph: restricted).contains { $0 == (10, 11) })
+        let dijkstra = Router(graph: restricted)
+        var options = RouteOptions()
+        options.algorithm = .dijkstra
+        #expect(try dijkstra.route([westPoint, northPoint], options: options).routes[0].weight == detour.routes[0].weight)
+    }
+
+    @Test func onlyStraightOnIsHonoured() throws {
+        let graph = try CraftedOSM.testTown(restriction: "only_straight_on").importGraph(named: "town-only")
+        let southPoint = Coordinate(lat: 44.999, lon: 7.0)
+        for destination in [northPoint, southPoint] {
+            let response = try Router(graph: graph).route([westPoint, destination])
+            let transitions = wayTransitions(response, graph: graph)
+            #expect(transitions.first.map { $0 == (10, 11) } == true, "left the west arm via \(String(describing: transitions.first))")
+        }
+    }
+
+    @Test func onewayEdgeAgainstTheDirectionGoesAround() throws {
+        let graph = try CraftedOSM.testTown(restriction: nil).importGraph(named: "town-oneway")
+        let router = Router(graph: graph)
+        let upstream = Coordinate(lat: 45.0100, lon: 7.001), downstream = Coordinate(lat: 45.0100, lon: 7.003)
+        let along = try router.route([upstream, downstream])
+        #expect(abs(along.routes[0].distance - Geo.haversine(upstream, downstream)) < 1, "same-edge route should be the direct stretch")
+        #expect(along.routes[0].legs[0].directedEdges.count == 1)
+        let against = try router.route([downstream, upstream])
+        #expect(against.routes[0].distance > 3 * Geo.haversine(upstream, downstream), "must go round the loop")
+    }
+
+    @Test func islandsAreAvoidedUnlessMuchCloser() throws {
+        let graph = try CraftedOSM.testTown(restriction: nil).importGraph(named: "town-islands")
+        let router = Router(graph: graph)
+        let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+        func component(of point: Coordinate) throws -> UInt32 {
+            let snap = try router.snap(point, index: 0, options: RouteOptions(), metric: metric)
+            let node = max(graph.routingNodeOfEdge[2 * snap.edge], graph.routingNodeOfEdge[2 * snap.edge + 1])
+            return graph.routingComponent[Int(node)]
+        }
+        // 28 m from the near island, 39 m from the main network: the main network wins.
+        #expect(try component(of: Coordinate(lat: 45.01235, lon: 7.00125)) == 0)
+        // 5 m from the far island, almost 2 km from anything else: the island wins.
+        #expect(try component(of: Coordinate(lat: 45.03005, lon: 7.00125)) != 0)
+        let error = #expect(throws: NavGraphError.self) {
+            try router.route([Coordinate(lat: 45.03005, lon: 7.00125), westPoint])
+        }
+        #expect(error?.message.contains("from waypoint 1 to 2") == true)
+    }
+
+    @Test func seaPointAndSwappedCoordinates() throws {
+        let router = Router(graph: try Fixtures.graph("monaco"))
+        let sea = #expect(throws: NavGraphError.self) {
+            try router.route([Coordinate(lat: 43.69, lon: 7.43), Coordinate(lat: 43.7384, lon: 7.4246)])
+        }
+        #expect(sea?.message.contains("waypoint 1") == true)
+        #expect(sea?.message.contains("m from the nearest road") == true)
+        let swapped = #expect(throws: NavGraphError.self) {
+            try router.route([Coordinate(lat: 43.7384, lon: 7.4246), Coordinate(lat: 7.4197, lon: 43.7311)])
+        }
+        #expect(swapped?.message.contains("waypoint 2") == true)
+        #expect(swapped?.message.contains("swapped") == true)
+    }
+
+    /// A real no_* restriction from Monaco that changes the route, and is never violated.
+    @Test func realRestrictionChangesARoute() throws {
+        let graph = try Fixtures.graph("monaco")
+        let openPath = Fixtures.workDirectory.appendingPathComponent("monaco-open.navgraph").path
+        try Importer.run(input: Fixtures.pbf("monaco"), output: openPath, honourTurnRestrictions: false, log: ProgressLog(quiet: true))
+        let open = try RoutingGraph(path: openPath)
+        let relation = try graph.file.array("restriction.relation", of: Int64.self)
+        let only = try graph.file.array("restriction.only", of: UInt8.self)
+        let fromFirst = try graph.file.array("restriction.fromFirst", of: UInt32.self)
+        let from = try graph.file.array("restriction.from", of: UInt32.self)
+        let toFirst = try graph.file.array("restriction.toFirst", of: UInt32.self)
+        let to = try graph.file.array("restriction.to", of: UInt32.self)
+        var changed = 0
+        for index in 0..<relation.count where only[index] == 0 {
+            let fromEdge = Int(from[Int(fromFirst[index])]), toEdge = Int(to[Int(toFirst[index])])
+            func midpoint(_ d: Int) -> Coordinate {
+                let first = Int(graph.edgeShapeFirst[d >> 1]), end = Int(graph.edgeShapeFirst[(d >> 1) + 1])
+                let a = graph.coordinate(shapePoint: first), b = graph.coordinate(shapePoint: end - 1)
+                return (end - first) > 2 ? graph.coordinate(shapePoint: (first + end) / 2) : Coordinate(lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2)
+            }
+            let points = [midpoint(fromEdge), midpoint(toEdge)]
+            guard let restricted = try? Router(graph: graph).route(points), let free = try? Router(graph: open).route(points) else { continue }
+            let edges = restricted.routes[0].legs[0].directedEdges
+            let forbidden = Set((Int(fromFirst[index])..<Int(fromFirst[index + 1])).map { Int(from[$0]) })
+            let forbiddenTo = Set((Int(toFirst[index])..<Int(toFirst[index + 1])).map { Int(to[$0]) })
+            #expect(!zip(edges, edges.dropFirst()).contains { forbidden.contains($0.0) && forbiddenTo.contains($0.1) },
+                    "relation \(relation[index]) violated")
+            if restricted.routes[0].weight > free.routes[0].weight + 0.5 { changed += 1 }
+        }
+        #expect(changed >= 1, "no Monaco restriction changed a route")
+    }
+}
