@@ -61,10 +61,12 @@ public struct GraphSummary: Codable, Sendable {
         lines.append(String(format: "special km  toll %.1f, ferry %.1f, motorway %.1f", tollKilometres, ferryKilometres, motorwayKilometres))
         lines.append("km by class")
         for roadClass in RoadClass.allCases {
-            if let km = kilometresByClass[roadClass.osmName] { lines.append(String(format: "  %-15@ %10.1f", roadClass.osmName as NSString, km)) }
+            if let km = kilometresByClass[roadClass.osmName] { lines.append("  " + pad(roadClass.osmName, 16) + String(format: "%10.1f", km)) }
         }
         lines.append("sections")
-        for section in sections { lines.append(String(format: "  %-22@ %12d bytes", section.name as NSString, section.bytes)) }
+        for section in sections { lines.append("  " + pad(section.name, 22) + String(format: "%12d bytes", section.bytes)) }
         return lines.joined(separator: "\n")
     }
+
+    private func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
 }
