@@ -2,13 +2,13 @@ import Foundation
 
 /// Google's encoded polyline format: precision 5 (`polyline`) or 6 (`polyline6`, used by OSRM and Mapbox).
 public enum Polyline {
-    /// Encodes coordinates as latitude/longitude pairs rounded to `precision` decimal places.
+    /// Encodes coordinates as latitude/longitude pairs rounded to `precision` decimal places (invalid values as 0).
     public static func encode(_ coords: [Coordinate], precision: Int = 6) -> String {
         let factor = pow(10, Double(precision))
         var out: [UInt8] = []
         var previous = (lat: Int64(0), lon: Int64(0))
         for c in coords {
-            let lat = Int64((c.lat * factor).rounded()), lon = Int64((c.lon * factor).rounded())
+            let lat = fixed(c.lat * factor), lon = fixed(c.lon * factor)
             appendValue(lat - previous.lat, to: &out)
             appendValue(lon - previous.lon, to: &out)
             previous = (lat, lon)
@@ -30,6 +30,11 @@ public enum Polyline {
             coords.append(Coordinate(lat: Double(lat) / factor, lon: Double(lon) / factor))
         }
         return coords
+    }
+
+    /// Rounds to an integer; non-finite or out-of-range values (never valid degrees) become 0 rather than trapping.
+    private static func fixed(_ value: Double) -> Int64 {
+        Int64(exactly: value.rounded()).flatMap { abs($0) < 1 << 40 ? $0 : nil } ?? 0
     }
 
     private static func appendValue(_ value: Int64, to out: inout [UInt8]) {
