@@ -74,7 +74,7 @@ public struct RouteTheme: Sendable, Equatable {
                 }
                 self[keyPath: path] = text
             } else if let path = numbers[key] {
-                guard !(value is String), let number = value as? Double, number.isFinite, number >= 0 else {
+                guard RouteTheme.isPlainNumber(value), let number = value as? Double, number.isFinite, number >= 0 else {
                     throw NavGraphError("theme: \(key): \(value) is not a non-negative number")
                 }
                 self[keyPath: path] = number
@@ -128,6 +128,12 @@ public struct RouteTheme: Sendable, Equatable {
         ]
     }
 
+    /// A JSON number, not a string or boolean (JSONSerialization bridges booleans to NSNumber with objCType "c").
+    private static func isPlainNumber(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber, !(value is String) else { return false }
+        return String(cString: number.objCType) != "c"
+    }
+
     /// `{"10": 8, "13": 9}`: zoom levels 0–24 as keys, widths in pixels as values.
     private static func zoomStops(_ value: Any, key: String) throws -> [ZoomStop] {
         guard let object = value as? [String: Any], !object.isEmpty else {
@@ -138,7 +144,7 @@ public struct RouteTheme: Sendable, Equatable {
             guard let zoom = Double(zoomText), (0...24).contains(zoom) else {
                 throw NavGraphError("theme: \(key): \(zoomText) is not a zoom level 0–24")
             }
-            guard !(widthValue is String), let width = widthValue as? Double, width.isFinite, width >= 0 else {
+            guard RouteTheme.isPlainNumber(widthValue), let width = widthValue as? Double, width.isFinite, width >= 0 else {
                 throw NavGraphError("theme: \(key).\(zoomText): \(widthValue) is not a non-negative number")
             }
             stops.append(ZoomStop(zoom: zoom, value: width))
