@@ -72,6 +72,10 @@ struct StyleValidator {
         ]) { a, _ in a },
     ]
 
+    static let operators: Set = [
+        "get", "has", "zoom", "literal", "==", "!=", "<", "<=", ">", ">=", "all", "any", "!", "match", "case",
+        "interpolate", "step", "coalesce", "concat", "to-string", "+", "-", "*", "/",
+    ]
     static let booleanOps: Set = ["==", "!=", "<", "<=", ">", ">=", "all", "any", "!", "has", "in", "boolean"]
 
     var problems: [String] = []
@@ -125,7 +129,8 @@ struct StyleValidator {
 
     /// A property value: a literal of the right kind, or an expression producing it.
     private mutating func checkValue(_ value: Any, _ kind: Kind, at path: String, zoomInput: Bool = false) {
-        if let array = value as? [Any], let op = array.first as? String {
+        // An array is an expression when it starts with an operator name; otherwise a literal (e.g. text-font).
+        if let array = value as? [Any], let op = array.first as? String, Self.operators.contains(op) || !isArrayKind(kind) {
             return checkExpression(op, array, kind, at: path, zoomInput: zoomInput)
         }
         checkLiteral(value, kind, at: path)
@@ -202,6 +207,10 @@ struct StyleValidator {
             checkInput(args[0], zoomInput: zoomInput, at: path)
             checkValue(args[1], kind, at: "\(path).output")
             checkStops(Array(args.dropFirst(2)), outputsFirst: false, kind, at: path)
+        case "+", "-", "*", "/":
+            if kind != .number, kind != .opacity, kind != .any { fail("\(path): \(op) yields a number") }
+            if args.isEmpty || ((op == "-" || op == "/") && args.count > 2) { fail("\(path): wrong number of operands for \(op)") }
+            for a in args { checkValue(a, .number, at: path) }
         case "coalesce":
             for a in args { checkValue(a, kind, at: path) }
         case "concat", "to-string":
@@ -251,6 +260,7 @@ struct StyleValidator {
 
     /// JSONSerialization on Linux bridges both numbers and booleans to NSNumber; booleans report objCType "c".
     private func isBool(_ value: Any) -> Bool { (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false }
+    private func isArrayKind(_ kind: Kind) -> Bool { kind == .numberArray || kind == .stringArray }
     private func isNumber(_ value: Any) -> Bool { value is NSNumber && !isBool(value) }
 
     private func isColor(_ s: String) -> Bool {
