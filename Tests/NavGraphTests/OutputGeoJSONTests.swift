@@ -123,3 +123,24 @@ import Testing
         #expect(RouteText.distance(1609.344 * 3, units: .imperial) == "3.0 mi")
     }
 }
+
+@Suite struct OutputDegenerateInputTests {
+    typealias F = OutputFixtures
+
+    @Test func emptyAndDegenerateResponsesStillProduceValidOutput() throws {
+        var response = F.response()
+        response.routes = []
+        let empty = try F.object(RouteGeoJSON.make(response, OutputOptions(position: Coordinate(lat: 52.5, lon: 13.4))))
+        #expect(F.features(empty).count == response.waypoints.count)
+        #expect(StyleValidator.validate(try F.object(MapLibreStyle.make(response, OutputOptions()))) == [])
+
+        // A single-point leg and a NaN coordinate must not trap.
+        let point = F.leg([Coordinate(lat: 52.5, lon: 13.4)], congestion: [])
+        let broken = F.leg([Coordinate(lat: .nan, lon: 13.4), Coordinate(lat: 52.5, lon: 13.41)], congestion: [nil])
+        response.routes = [Route(legs: [point, broken], isAlternate: false, avoided: [], usedAvoidedClasses: [])]
+        let options = OutputOptions(position: Coordinate(lat: 52.5, lon: 13.4))
+        _ = try F.object(RouteGeoJSON.make(response, options))
+        _ = try F.object(DirectionsResponse.make(response, options))
+        #expect(StyleValidator.validate(try F.object(MapLibreStyle.make(response, options))) == [])
+    }
+}
