@@ -1,0 +1,66 @@
+import Foundation
+
+/// A Directions-API response (OSRM / Mapbox shape) with per-segment annotations.
+public enum DirectionsResponse {
+    /// `{"code": "Ok", "waypoints": [...], "routes": [...]}`; geometry as `options.geometry` says.
+    public static func make(_ response: RouteResponse, _ options: OutputOptions) -> Data {
+        json(response, options).data(pretty: options.prettyPrinted)
+    }
+
+    static func json(_ response: RouteResponse, _ options: OutputOptions) -> JSON {
+        .object([
+            ("code", .string("Ok")),
+            ("waypoints", .array(response.waypoints.map { w in
+                .object([
+                    ("name", .string(w.roadName)),
+                    ("location", JSON.position(w.snapped)),
+                    ("distance", .measure(w.snapDistance)),
+                ])
+            })),
+            ("routes", .array(response.routes.map { route($0, options) })),
+        ])
+    }
+
+    /// The geometry in the requested format: an encoded polyline string or a GeoJSON LineString.
+    static func geometry(_ coords: [Coordinate], _ format: GeometryFormat) -> JSON {
+        switch format {
+        case .polyline6: .string(Polyline.encode(coords, precision: 6))
+        case .polyline: .string(Polyline.encode(coords, precision: 5))
+        case .geojson: RouteGeoJSON.lineString(coords)
+        }
+    }
+
+    private static func route(_ route: Route, _ options: OutputOptions) -> JSON {
+        .object([
+            ("distance", .measure(route.distance)),
+            ("duration", .measure(route.duration)),
+            ("duration_typical", .measure(route.durationTypical)),
+            ("weight", .measure(route.duration)),
+            ("weight_name", .string("duration")),
+            ("geometry", geometry(route.coordinates, options.geometry)),
+            ("legs", .array(route.legs.map(leg))),
+        ])
+    }
+
+    private static func leg(_ leg: RouteLeg) -> JSON {
+        // Exactly one entry per coordinate pair, as clients index annotations by segment.
+        let a: [SegmentAnnotation?] = (0..<max(0, leg.coordinates.count - 1)).map {
+            leg.annotations.indices.contains($0) ? leg.annotations[$0] : nil
+        }
+        return .object([
+            ("distance", .measure(leg.distance)),
+            ("duration", .measure(leg.duration)),
+            ("duration_typical", .measure(leg.durationTypical)),
+            ("weight", .measure(leg.duration)),
+            ("summary", .string(leg.summary)),
+            ("steps", .array([])),
+            ("annotation", .object([
+                ("distance", .array(a.map { $0.map { .measure($0.distance) } ?? .null })),
+                ("duration", .array(a.map { $0.map { .measure($0.duration) } ?? .null })),
+                ("speed", .array(a.map { $0.map { .measure($0.speed) } ?? .null })),
+                ("congestion", .array(a.map { .string(($0?.congestion ?? .unknown).rawValue) })),
+                ("congestion_numeric", .array(a.map { .int($0?.congestionNumeric) })),
+            ])),
+        ])
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import NavGraph
+
+@Suite struct OutputStyleTests {
+    typealias F = OutputFixtures
+
+    func style(_ options: OutputOptions = OutputOptions(position: Coordinate(lat: 52.5, lon: 13.4065))) throws -> [String: Any] {
+        try F.object(MapLibreStyle.make(F.response(), options))
+    }
+
+    func layers(_ style: [String: Any]) -> [[String: Any]] { style["layers"] as? [[String: Any]] ?? [] }
+
+    @Test func generatedStyleIsValid() throws {
+        let s = try style()
+        #expect(StyleValidator.validate(s) == [])
+        let source = try #require((s["sources"] as? [String: Any])?[MapLibreStyle.sourceName] as? [String: Any])
+        #expect((source["data"] as? [String: Any])?["type"] as? String == "FeatureCollection")
+    }
+
+    @Test func layersAreOrderedBottomToTop() throws {
+        let ids = layers(try style()).compactMap { $0["id"] as? String }
+        let expected = ["route-alternate-casing", "route-alternate-line", "route-casing", "route-line", "route-traversed",
+                        "route-ferry", "waypoint-circle", "waypoint-name", "route-duration-label"]
+        #expect(ids.filter(expected.contains) == expected)
+    }
+
+    @Test func primaryLineUsesThemeColoursAndZoomWidths() throws {
+        let line = try #require(layers(try style()).first { $0["id"] as? String == "route-line" })
+        let paint = try #require(line["paint"] as? [String: Any])
+        let color = try #require(paint["line-color"] as? [Any])
+        #expect(color.first as? String == "match")
+        let theme = RouteTheme.default
+        for level in [CongestionLevel.moderate, .heavy, .severe] {
+            let i = try #require(color.firstIndex { $0 as? String == level.rawValue })
+            #expect(color[i + 1] as? String == theme.color(for: level))
+        }
+        let width = try #require(paint["line-width"] as? [Any])
+        #expect(width.first as? String == "interpolate")
+        #expect((width.count - 3) / 2 == theme.routeLineWidthByZoom.count)
+        let casing = try #require(layers(try style()).first { $0["id"] as? String == "route-casing" })
+        let casingWidth = try #require((casing["paint"] as? [String: Any])?["line-width"] as? [Any])
+        #expect(abs((casingWidth[4] as? Double ?? 0) - 1.3 * (width[4] as? Double ?? 0)) < 0.01)
+    }
+
+    /// Each mutation breaks one rule; the validator must name the problem.
+    @Test(arguments: [
+        ("unknown paint property", "line-colour"),
+        ("circle property on a line layer", "circle-radius"),
+        ("bad match arity", "match"),
+        ("descending interpolate stops", "ascending"),
+        ("case without fallback", "case"),
+        ("zoom outside interpolate", "zoom"),
+        ("bad filter operator", "unknown expression operator"),
+        ("bad layer type", "bad type"),
+        ("symbol text without glyphs", "glyphs"),
+        ("bad colour", "not a valid color"),
+        ("missing source", "missing source"),
+        ("bad line-cap", "line-cap"),
+    ])
+    func brokenStylesAreRejected(mutation: String, expectedMessage: String) throws {
+        var s = try style()
+        var all = layers(s)
+        func edit(_ id: String, _ change: (inout [String: Any]) -> Void) {
+            guard let i = all.firstIndex(where: { $0["id"] as? String == id }) else { return }
+            change(&all[i])
+        }
+        func editPaint(_ id: String, _ change: @escaping (inout [String: Any]) -> Void) {
+            edit(id) { layer in
+                var paint = layer["paint"] as? [String: Any] ?? [:]
+                change(&paint)
+                layer["paint"] = paint
+            }
+        }
+        switch mutation {
+        case "unknown paint property": editPaint("route-line") { $0["line-colour"] = "#FF0000" }
+        case "circle property on a line layer": editPaint("route-casing") { $0["circle-radius"] = 4 }
+        case "bad match arity": editPaint("route-line") { $0["line-color"] = ["match", ["get", "congestion"], "low", "#00FF00"] }
+        case "descending interpolate stops":
+            editPaint("route-line") { $0["line-width"] = ["interpolate", ["linear"], ["zoom"], 16, 11, 10, 8] }
+        case "case without fallback":
+            editPaint("waypoint-circle") { $0["circle-opacity"] = ["case", ["==", ["get", "waypointCompleted"], true], 0.5] }
+        case "zoom outside interpolate": editPaint("route-casing") { $0["line-width"] = ["*", ["zoom"], 2] }
+        case "bad filter operator": edit("route-line") { $0["filter"] = ["equals", ["get", "featureType"], "segment"] }
+        case "bad layer type": edit("route-line") { $0["type"] = "polyline" }
+        case "symbol text without glyphs": s["glyphs"] = nil
+        case "bad colour": editPaint("route-casing") { $0["line-color"] = "blue-ish" }
+        case "missing source": edit("route-line") { $0["source"] = "nowhere" }
+        case "bad line-cap": edit("route-line") { $0["layout"] = ["line-cap": "pointy"] }
+        default: Issue.record("unknown mutation \(mutation)")
+        }
+        s["layers"] = all
+        // Round-trip through JSON so values look exactly like a parsed style file.
+        let reparsed = try F.object(JSONSerialization.data(withJSONObject: s))
+        let problems = StyleValidator.validate(reparsed)
+        #expect(problems.contains { $0.contains(expectedMessage) }, "\(mutation): \(problems)")
+    }
+}
