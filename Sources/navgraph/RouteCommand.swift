@@ -3,7 +3,11 @@ import NavGraph
 
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
-    static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet"]
+    static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
+                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route"]
+
+    /// What `--format` may name.
+    enum Format: String { case summary, geojson, directions }
 
     static func run(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
@@ -18,11 +22,45 @@ enum RouteCommand {
         let waypoints = try arguments.positionals.dropFirst().enumerated().map {
             try parseCoordinate($0.element, what: "waypoint \($0.offset + 1)")
         }
-        let response = try router.route(waypoints, options: options)
-        printSummary(response)
-        if let output = arguments.options["output"] {
-            try writeAtomically(try RouteLineGeoJSON.make(response), to: output)
+        let output = try outputOptions(arguments)
+        let format = try arguments.options["format"].map { name in
+            guard let format = Format(rawValue: name) else { throw NavGraphError("--format: '\(name)' is not summary, geojson or directions") }
+            return format
         }
+        let response = try router.route(waypoints, options: options)
+        func render(_ format: Format) -> Data {
+            switch format {
+            case .summary: Data(summary(response, output: output).utf8)
+            case .geojson: RouteGeoJSON.make(response, output)
+            case .directions: DirectionsResponse.make(response, output)
+            }
+        }
+        if let path = arguments.options["output"] {
+            try writeAtomically(render(format ?? .geojson), to: path)
+            print(summary(response, output: output), terminator: "")
+        } else if let format {
+            FileHandle.standardOutput.write(render(format))
+        } else {
+            print(summary(response, output: output), terminator: "")
+        }
+        if let style = arguments.options["style"] { try writeAtomically(MapLibreStyle.make(response, output), to: style) }
+    }
+
+    static func outputOptions(_ arguments: Arguments) throws -> OutputOptions {
+        var output = OutputOptions()
+        if let theme = arguments.options["theme"] { output.theme = try RouteTheme.load(path: theme) }
+        if let units = arguments.options["units"] {
+            guard let parsed = DistanceUnits(rawValue: units) else { throw NavGraphError("--units: '\(units)' is not metric or imperial") }
+            output.units = parsed
+        }
+        if let geometry = arguments.options["geometry"] {
+            guard let parsed = GeometryFormat(rawValue: geometry) else { throw NavGraphError("--geometry: '\(geometry)' is not polyline6, polyline or geojson") }
+            output.geometry = parsed
+        }
+        if let position = arguments.options["position"] { output.position = try parseCoordinate(position, what: "--position") }
+        output.offRouteThreshold = try arguments.double("off-route", default: output.offRouteThreshold)
+        if let names = arguments.options["names"] { output.waypointNames = names.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        return output
     }
 
     static func routeOptions(_ arguments: Arguments) throws -> RouteOptions {
@@ -49,24 +87,27 @@ enum RouteCommand {
         return options
     }
 
-    static func printSummary(_ response: RouteResponse) {
+    /// The human-readable summary: routes, legs, waypoints and, with --position, progress.
+    static func summary(_ response: RouteResponse, output: OutputOptions) -> String {
+        var lines: [String] = []
         for (index, route) in response.routes.enumerated() {
             let kind = index == 0 ? "route" : "alternative \(index)"
-            print(String(format: "%@: %.1f km, %@ (free flow %@)", kind, route.distance / 1000, formatDuration(route.duration), formatDuration(route.durationTypical)))
-            if !route.usedAvoidedClasses.isEmpty { print("  still uses avoided: \(route.usedAvoidedClasses.joined(separator: ", "))") }
+            lines.append("\(kind): \(RouteText.distance(route.distance, units: output.units)), \(RouteText.duration(route.duration)) (free flow \(RouteText.duration(route.durationTypical)))")
+            if !route.usedAvoidedClasses.isEmpty { lines.append("  still uses avoided: \(route.usedAvoidedClasses.joined(separator: ", "))") }
             for (legIndex, leg) in route.legs.enumerated() {
-                print(String(format: "  leg %d: %.1f km, %@ via %@", legIndex + 1, leg.distance / 1000, formatDuration(leg.duration), leg.summary.isEmpty ? "unnamed roads" : leg.summary))
+                lines.append("  leg \(legIndex + 1): \(RouteText.distance(leg.distance, units: output.units)), \(RouteText.duration(leg.duration)) via \(leg.summary.isEmpty ? "unnamed roads" : leg.summary)")
             }
         }
         for (index, waypoint) in response.waypoints.enumerated() {
-            print(String(format: "  waypoint %d: snapped %.1f m to %.6f,%.6f (%@)", index + 1, waypoint.snapDistance,
-                         waypoint.snapped.lat, waypoint.snapped.lon, waypoint.roadName.isEmpty ? "unnamed road" : waypoint.roadName))
+            lines.append(String(format: "waypoint %d: snapped %.1f m to %.6f,%.6f (%@)", index + 1, waypoint.snapDistance,
+                                waypoint.snapped.lat, waypoint.snapped.lon, waypoint.roadName.isEmpty ? "unnamed road" : waypoint.roadName))
         }
-    }
-
-    static func formatDuration(_ seconds: Double) -> String {
-        let minutes = Int((seconds / 60).rounded())
-        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : String(format: "%.1f min", seconds / 60)
+        if let progress = RouteProgress.make(response, output) {
+            lines.append(String(format: "position: %@, %.0f m from the route, on leg %d, %@ and %@ to go", progress.isOffRoute ? "OFF ROUTE" : "on route",
+                                progress.distanceFromRoute, progress.legIndex + 1, RouteText.distance(progress.distanceRemaining, units: output.units),
+                                RouteText.duration(progress.durationRemaining)))
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Batch mode: one CSV row per query (distance_m, duration_s, weight_ms, error) and latency figures on stderr.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NavGraph
+import NavGraph
 
 @Suite struct OutputDirectionsTests {
     typealias F = OutputFixtures

@@ -1,5 +1,5 @@
 import Foundation
-@testable import NavGraph
+import NavGraph
 
 /// Synthetic routes near Berlin for the output tests, plus helpers to read the JSON back.
 enum OutputFixtures {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NavGraph
+import NavGraph
 
 @Suite struct OutputPolylineTests {
     /// The example from Google's "Encoded Polyline Algorithm Format" documentation.

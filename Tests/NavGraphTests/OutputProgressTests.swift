@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import NavGraph
+import NavGraph
 
 @Suite struct OutputProgressTests {
     typealias F = OutputFixtures

@@ -30,6 +30,13 @@ public struct SegmentAnnotation: Sendable, Equatable {
     /// Road edge the segment belongs to.
     public var edge: Int
 
+    public init(distance: Double, duration: Double, durationTypical: Double, congestionNumeric: Int?, roadClass: RoadClass,
+                isToll: Bool, isFerry: Bool, edge: Int) {
+        self.distance = distance; self.duration = duration; self.durationTypical = durationTypical
+        self.congestionNumeric = congestionNumeric; self.roadClass = roadClass
+        self.isToll = isToll; self.isFerry = isFerry; self.edge = edge
+    }
+
     public var congestion: CongestionLevel { CongestionLevel(numeric: congestionNumeric) }
     /// Metres per second.
     public var speed: Double { duration > 0 ? distance / duration : 0 }
@@ -53,6 +60,14 @@ public struct RouteLeg: Sendable {
     public var summary: String
     /// Directed road edges (2 * edge + direction) in driving order.
     public var directedEdges: [Int]
+
+    /// A leg; `weight` defaults to the duration.
+    public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,
+                durationTypical: Double, weight: Double? = nil, summary: String, directedEdges: [Int]) {
+        self.coordinates = coordinates; self.annotations = annotations; self.distance = distance
+        self.duration = duration; self.durationTypical = durationTypical; self.weight = weight ?? duration
+        self.summary = summary; self.directedEdges = directedEdges
+    }
 }
 
 /// A route through all waypoints: the primary one or an alternative.
@@ -67,6 +82,12 @@ public struct Route: Sendable {
     /// Where an alternative leaves and rejoins the primary route.
     public var divergeCoordinate: Coordinate?
     public var mergeCoordinate: Coordinate?
+
+    public init(legs: [RouteLeg], isAlternate: Bool, avoided: [String], usedAvoidedClasses: [String],
+                divergeCoordinate: Coordinate? = nil, mergeCoordinate: Coordinate? = nil) {
+        self.legs = legs; self.isAlternate = isAlternate; self.avoided = avoided
+        self.usedAvoidedClasses = usedAvoidedClasses; self.divergeCoordinate = divergeCoordinate; self.mergeCoordinate = mergeCoordinate
+    }
 
     public var distance: Double { legs.reduce(0) { $0 + $1.distance } }
     public var duration: Double { legs.reduce(0) { $0 + $1.duration } }
@@ -91,6 +112,10 @@ public struct RouteWaypoint: Sendable {
     public var roadName: String
     /// Caller-given label, if any.
     public var label: String?
+
+    public init(input: Coordinate, snapped: Coordinate, snapDistance: Double, roadName: String, label: String?) {
+        self.input = input; self.snapped = snapped; self.snapDistance = snapDistance; self.roadName = roadName; self.label = label
+    }
 }
 
 /// Everything `navgraph route` computes for one request.
@@ -98,4 +123,8 @@ public struct RouteResponse: Sendable {
     public var waypoints: [RouteWaypoint]
     /// Index 0 is the primary route; alternatives follow, ranked by duration.
     public var routes: [Route]
+
+    public init(waypoints: [RouteWaypoint], routes: [Route]) {
+        self.waypoints = waypoints; self.routes = routes
+    }
 }
