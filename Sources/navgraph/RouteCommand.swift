@@ -4,7 +4,7 @@ import NavGraph
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
     static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
-                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route"]
+                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart"]
 
     /// What `--format` may name.
     enum Format: String { case summary, geojson, directions }
@@ -12,9 +12,16 @@ enum RouteCommand {
     static func run(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("route needs a graph file") }
-        let options = try routeOptions(arguments)
+        var options = try routeOptions(arguments)
         let graph = try RoutingGraph(path: graphPath)
         let router = Router(graph: graph)
+        if let trafficPath = arguments.options["traffic"] {
+            let table = try TrafficFile.load(path: trafficPath, graph: graph)
+            let departure = try arguments.options["depart"].map(parseDeparture)
+            options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
+        } else if arguments.options["depart"] != nil {
+            _ = try parseDeparture(arguments.options["depart"] ?? "")
+        }
         if let pairs = arguments.options["pairs"] {
             try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"])
             return

@@ -7,6 +7,7 @@ usage:
   navgraph info REGION.navgraph [--json]
   navgraph route REGION.navgraph LAT,LON LAT,LON [LAT,LON ...] [options]
   navgraph route REGION.navgraph --pairs pairs.csv [options]   (one lon,lat,lon,lat line per query)
+  navgraph traffic REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]
 
 route options:
   --output FILE            write the route (GeoJSON) to FILE
@@ -16,6 +17,15 @@ route options:
   --avoid-mode strict|prefer   strict removes avoided roads (default); prefer penalises them
   --alternatives [N]       up to N alternative routes (default 2)
   --algorithm ch|dijkstra  the hierarchy (default) or the Dijkstra reference
+  --traffic FILE           traffic from a .traffic file or a CSV (see navgraph traffic)
+  --depart 2026-11-30T08:15  departure time; picks the traffic profile of that hour
+  --format summary|geojson|directions   what --output (or stdout) gets; default geojson with --output
+  --style FILE             also write a MapLibre style with the route as inline source
+  --theme FILE             colours and widths (JSON, keys as in the SDK's route-line styling)
+  --units metric|imperial  distances in labels and the summary
+  --geometry polyline6|polyline|geojson   geometry in Directions JSON (default polyline6)
+  --position LAT,LON       vehicle position: split traversed/remaining, mark completed waypoints
+  --names A,B,C            waypoint names
 """
 
 func fail(_ message: String) -> Never {
@@ -34,6 +44,7 @@ do {
     case "import": try ImportCommand.run(arguments)
     case "info": try InfoCommand.run(arguments)
     case "route": try RouteCommand.run(arguments)
+    case "traffic": try TrafficCommand.run(arguments)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
