@@ -7,5 +7,11 @@ navgraph=.build/release/navgraph
 mkdir -p out
 $navgraph import Data/monaco.osm.pbf -o out/monaco.navgraph
 $navgraph info out/monaco.navgraph
-echo "--- route across Monaco (3 waypoints), GeoJSON in out/route.geojson"
-$navgraph route out/monaco.navgraph 43.7384,7.4246 43.7402,7.4268 43.7311,7.4197 --output out/route.geojson
+$navgraph traffic out/monaco.navgraph Data/monaco-traffic.csv -o out/monaco.traffic
+echo "--- three waypoints across Monaco with traffic and alternatives:"
+echo "    out/route.geojson (styled GeoJSON), out/style.json (MapLibre), out/directions.json (Directions API)"
+waypoints=(43.7384,7.4246 43.7402,7.4268 43.7311,7.4197)
+$navgraph route out/monaco.navgraph "${waypoints[@]}" --traffic out/monaco.traffic --alternatives 2 \
+    --output out/route.geojson --style out/style.json
+$navgraph route out/monaco.navgraph "${waypoints[@]}" --traffic out/monaco.traffic --alternatives 2 \
+    --format directions --output out/directions.json > /dev/null

@@ -94,15 +94,21 @@ enum RouteCommand {
         return options
     }
 
+    /// Seconds as "6.4 min" or "1 h 12.5 min".
+    static func minutes(_ seconds: Double) -> String {
+        let minutes = seconds / 60
+        return minutes >= 60 ? String(format: "%d h %.1f min", Int(minutes / 60), minutes.truncatingRemainder(dividingBy: 60)) : String(format: "%.1f min", minutes)
+    }
+
     /// The human-readable summary: routes, legs, waypoints and, with --position, progress.
     static func summary(_ response: RouteResponse, output: OutputOptions) -> String {
         var lines: [String] = []
         for (index, route) in response.routes.enumerated() {
             let kind = index == 0 ? "route" : "alternative \(index)"
-            lines.append("\(kind): \(RouteText.distance(route.distance, units: output.units)), \(RouteText.duration(route.duration)) (free flow \(RouteText.duration(route.durationTypical)))")
+            lines.append("\(kind): \(RouteText.distance(route.distance, units: output.units)), \(minutes(route.duration)) (free flow \(minutes(route.durationTypical)))")
             if !route.usedAvoidedClasses.isEmpty { lines.append("  still uses avoided: \(route.usedAvoidedClasses.joined(separator: ", "))") }
             for (legIndex, leg) in route.legs.enumerated() {
-                lines.append("  leg \(legIndex + 1): \(RouteText.distance(leg.distance, units: output.units)), \(RouteText.duration(leg.duration)) via \(leg.summary.isEmpty ? "unnamed roads" : leg.summary)")
+                lines.append("  leg \(legIndex + 1): \(RouteText.distance(leg.distance, units: output.units)), \(minutes(leg.duration)) via \(leg.summary.isEmpty ? "unnamed roads" : leg.summary)")
             }
         }
         for (index, waypoint) in response.waypoints.enumerated() {
