@@ -5,6 +5,7 @@ let package = Package(
     name: "navgraph",
     products: [
         .executable(name: "navgraph", targets: ["navgraph"]),
+        .executable(name: "navgraph-bench", targets: ["navgraph-bench"]),
         .library(name: "NavGraph", targets: ["NavGraph"]),
     ],
     targets: [
@@ -27,6 +28,8 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(name: "navgraph", dependencies: ["NavGraph"], path: "Sources/navgraph"),
+        // In-process measurements for Benchmarks/ (latency percentiles, customization times).
+        .executableTarget(name: "navgraph-bench", dependencies: ["NavGraph"], path: "Sources/navgraph-bench"),
         .testTarget(name: "NavGraphTests", dependencies: ["NavGraph"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17

@@ -88,11 +88,16 @@ public final class Router: @unchecked Sendable {
 
     /// Snaps waypoint `index` (0-based), preferring edges the metric may use.
     public func snap(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> Snap {
+        try snapWithFallback(point, index: index, options: options, metric: metric).snap
+    }
+
+    /// Snaps a waypoint; when it lands on an island, also returns the nearest main-network snap within the radius.
+    func snapWithFallback(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> (snap: Snap, mainFallback: Snap?) {
         guard point.isValid else {
             throw NavGraphError("waypoint \(index + 1) (\(point.lat),\(point.lon)) is not a valid coordinate")
         }
-        if let snap = snapper.snap(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
-        if let snap = snapper.snap(point, radius: options.radius, isUsable: { [graph] edge in
+        if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
+        if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { [graph] edge in
             graph.routingNodeOfEdge[2 * edge] >= 0 || graph.routingNodeOfEdge[2 * edge + 1] >= 0
         }) { return snap }
         var message = String(format: "waypoint %d (%.6f,%.6f) is more than %.0f m from the nearest road", index + 1, point.lat, point.lon, options.radius)
@@ -114,12 +119,23 @@ public final class Router: @unchecked Sendable {
     public func route(_ waypoints: [Coordinate], options: RouteOptions = RouteOptions()) throws -> RouteResponse {
         guard waypoints.count >= 2 else { throw NavGraphError("a route needs at least 2 waypoints, got \(waypoints.count)") }
         let metric = metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
-        let snaps = try waypoints.enumerated().map { try snap($0.element, index: $0.offset, options: options, metric: metric) }
+        let candidates = try waypoints.enumerated().map { try snapWithFallback($0.element, index: $0.offset, options: options, metric: metric) }
+        var snaps = candidates.map(\.snap)
         var legs: [RouteLeg] = []
         for index in 0..<(snaps.count - 1) {
-            guard let path = legPath(from: snaps[index], to: snaps[index + 1], metric: metric, algorithm: options.algorithm) else {
-                throw unreachableError(leg: index, snaps: snaps, options: options)
+            var path = legPath(from: snaps[index], to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
+            // An island that cannot reach the next waypoint gives way to the main network within the radius.
+            if path == nil, let fallback = candidates[index + 1].mainFallback {
+                path = legPath(from: snaps[index], to: fallback, metric: metric, algorithm: options.algorithm)
+                if path != nil { snaps[index + 1] = fallback }
             }
+            if path == nil, legs.isEmpty, let fallback = candidates[index].mainFallback {
+                let target = candidates[index + 1].mainFallback ?? snaps[index + 1]
+                path = legPath(from: fallback, to: target, metric: metric, algorithm: options.algorithm)
+                    ?? legPath(from: fallback, to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
+                if let found = path { snaps[index] = fallback; snaps[index + 1] = found.target }
+            }
+            guard let path else { throw unreachableError(leg: index, snaps: snaps, options: options) }
             legs.append(buildLeg(path, metric: metric))
         }
         let used = options.avoidMode == .prefer ? usedClasses(legs, avoid: options.avoid) : []

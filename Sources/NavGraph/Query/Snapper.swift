@@ -31,6 +31,12 @@ public final class Snapper: @unchecked Sendable {
 
     /// Nearest usable edge within radius; among them, the main component unless an island is much closer.
     public func snap(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> Snap? {
+        snapWithFallback(point, radius: radius, isUsable: isUsable)?.snap
+    }
+
+    /// Like snap, plus the nearest main-component snap within radius when an island was chosen,
+    /// for a retry when the island cannot reach the other waypoint.
+    public func snapWithFallback(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> (snap: Snap, mainFallback: Snap?)? {
         var best: Snap?, bestMain: Snap?
         let centerRow = grid.row(point.lat), centerColumn = grid.column(point.lon)
         let maximumRing = Int((radius / max(1, cellMetres)).rounded(.up)) + 1
@@ -56,12 +62,16 @@ public final class Snapper: @unchecked Sendable {
             ring += 1
         }
         guard var chosen = best, chosen.distance <= radius else { return nil }
+        var fallback: Snap?
         if let bestMain, bestMain.distance <= radius,
            !(chosen.distance * Snapper.islandPreferenceFactor < bestMain.distance && chosen.distance + Snapper.islandPreferenceMetres < bestMain.distance) {
             chosen = bestMain
+        } else if var bestMain, bestMain.distance <= radius, bestMain.edge != chosen.edge {
+            bestMain.offset = offsetAlongEdge(bestMain)
+            fallback = bestMain
         }
         chosen.offset = offsetAlongEdge(chosen)
-        return chosen
+        return (chosen, fallback)
     }
 
     /// Distance from the point to the nearest routable segment regardless of radius (for error messages), bounded by `limit`.

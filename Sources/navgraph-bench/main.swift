@@ -1,0 +1,147 @@
+import Foundation
+import NavGraph
+
+// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--label NAME]
+// Measures in-process latency of snap + query + path unpacking + leg building over the pairs, and the
+// customization time of every avoid combination and of the traffic update. Prints one JSON object to stdout;
+// progress goes to stderr.
+
+struct Measurement: Codable {
+    var label: String
+    var queries: Int
+    var routed: Int
+    var failed: Int
+    var p50: Double
+    var p95: Double
+    var p99: Double
+    var mean: Double
+    var throughputPerSecond: Double
+    var meanAlternatives: Double?
+    var shareWithAlternative: Double?
+}
+
+struct Report: Codable {
+    var graph: String
+    var routingNodes: Int
+    var hierarchyArcs: Int
+    var loadSeconds: Double
+    var customizationSeconds: [String: Double]
+    var measurements: [Measurement]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("navgraph-bench: \(message)\n".utf8))
+    exit(2)
+}
+
+func log(_ message: String) { FileHandle.standardError.write(Data((message + "\n").utf8)) }
+
+func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+func readPairs(_ path: String) -> [(Coordinate, Coordinate)] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+    return text.split(separator: "\n").compactMap { line in
+        let values = line.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        return values.count == 4 ? (Coordinate(lat: values[1], lon: values[0]), Coordinate(lat: values[3], lon: values[2])) : nil
+    }
+}
+
+func measure(_ label: String, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions) -> Measurement {
+    var latencies: [Double] = []
+    var failed = 0, alternatives = 0, withAlternative = 0
+    let start = now()
+    for (source, target) in pairs {
+        let begin = now()
+        do {
+            let response = try router.route([source, target], options: options)
+            latencies.append((now() - begin) * 1000)
+            alternatives += response.routes.count - 1
+            if response.routes.count > 1 { withAlternative += 1 }
+        } catch {
+            failed += 1
+        }
+    }
+    let total = now() - start
+    latencies.sort()
+    func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+    let result = Measurement(
+        label: label, queries: pairs.count, routed: latencies.count, failed: failed,
+        p50: percentile(0.5), p95: percentile(0.95), p99: percentile(0.99),
+        mean: latencies.isEmpty ? 0 : latencies.reduce(0, +) / Double(latencies.count),
+        throughputPerSecond: Double(pairs.count) / max(total, 1e-9),
+        meanAlternatives: options.alternatives > 0 ? Double(alternatives) / Double(max(1, latencies.count)) : nil,
+        shareWithAlternative: options.alternatives > 0 ? Double(withAlternative) / Double(max(1, latencies.count)) : nil)
+    log(String(format: "%@: %d routed, %d failed, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms", label, result.routed, failed, result.p50, result.p95, result.p99))
+    return result
+}
+
+var positionals: [String] = []
+var options: [String: String] = [:]
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+    let item = arguments.removeFirst()
+    if item.hasPrefix("--") {
+        guard !arguments.isEmpty else { fail("\(item) needs a value") }
+        options[String(item.dropFirst(2))] = arguments.removeFirst()
+    } else {
+        positionals.append(item)
+    }
+}
+guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N]") }
+
+do {
+    let loadStart = now()
+    let graph = try RoutingGraph(path: positionals[0])
+    let router = Router(graph: graph)
+    let loadSeconds = now() - loadStart
+    let pairs = readPairs(positionals[1])
+    log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
+
+    var customization: [String: Double] = [:]
+    for bits in 1..<8 {
+        var avoid: AvoidSet = []
+        if bits & 1 != 0 { avoid.insert(.toll) }
+        if bits & 2 != 0 { avoid.insert(.ferry) }
+        if bits & 4 != 0 { avoid.insert(.highway) }
+        let start = now()
+        _ = router.metric(avoid: avoid, mode: .strict, traffic: nil)
+        customization["avoid " + avoid.listed.joined(separator: "+")] = now() - start
+    }
+    var traffic: TrafficOverlay?
+    if let trafficPath = options["traffic"] {
+        let start = now()
+        let table = try TrafficFile.load(path: trafficPath, graph: graph)
+        traffic = table.overlay(slot: nil, label: trafficPath)
+        _ = router.metric(avoid: [], mode: .strict, traffic: traffic)
+        customization["traffic update (load + customize)"] = now() - start
+    }
+    log("customization: " + customization.sorted { $0.key < $1.key }.map { String(format: "%@ %.3f s", $0.key, $0.value) }.joined(separator: ", "))
+
+    var measurements: [Measurement] = []
+    var plain = RouteOptions()
+    plain.radius = 2000
+    _ = measure("warm-up", router: router, pairs: Array(pairs.prefix(200)), options: plain)
+    measurements.append(measure("plain", router: router, pairs: pairs, options: plain))
+    var avoiding = plain
+    avoiding.avoid = try AvoidSet(parsing: options["avoid"] ?? "toll,ferry,highway")
+    measurements.append(measure("avoid " + avoiding.avoid.listed.joined(separator: "+"), router: router, pairs: pairs, options: avoiding))
+    if let traffic {
+        var withTraffic = plain
+        withTraffic.traffic = traffic
+        measurements.append(measure("traffic", router: router, pairs: pairs, options: withTraffic))
+    }
+    if let count = options["alternatives"].flatMap(Int.init), count > 0 {
+        var alternatives = plain
+        alternatives.alternatives = count
+        measurements.append(measure("alternatives \(count)", router: router, pairs: pairs, options: alternatives))
+    }
+    let report = Report(graph: positionals[0], routingNodes: graph.routingNodeCount, hierarchyArcs: graph.metadata.cchArcCount,
+                        loadSeconds: loadSeconds, customizationSeconds: customization, measurements: measurements)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+} catch let error as NavGraphError {
+    fail(error.message)
+} catch {
+    fail("\(error)")
+}
