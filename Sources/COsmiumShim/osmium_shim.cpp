@@ -211,3 +211,37 @@ extern "C" uint32_t nav_crc32(uint32_t crc, const void *bytes, size_t count) {
     }
     return static_cast<uint32_t>(value);
 }
+
+extern "C" char *nav_read_maybe_gzipped(const char *path, size_t *length, char **error) {
+    if (error != nullptr) *error = nullptr;
+    *length = 0;
+    gzFile file = gzopen(path, "rb");
+    if (file == nullptr) {
+        if (error != nullptr) *error = copy_error("cannot open file");
+        return nullptr;
+    }
+    std::string content;
+    char chunk[1 << 16];
+    while (true) {
+        const int read = gzread(file, chunk, sizeof chunk);
+        if (read < 0) {
+            int code = 0;
+            const char *message = gzerror(file, &code);
+            if (error != nullptr) *error = copy_error(message != nullptr ? message : "read error");
+            gzclose(file);
+            return nullptr;
+        }
+        if (read == 0) break;
+        content.append(chunk, static_cast<size_t>(read));
+    }
+    gzclose(file);
+    char *out = static_cast<char *>(std::malloc(content.size() + 1));
+    if (out == nullptr) {
+        if (error != nullptr) *error = copy_error("out of memory");
+        return nullptr;
+    }
+    std::memcpy(out, content.data(), content.size());
+    out[content.size()] = '\0';
+    *length = content.size();
+    return out;
+}

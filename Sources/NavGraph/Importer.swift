@@ -6,6 +6,14 @@ public enum Importer {
     @discardableResult
     public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
                            log: ProgressLog = ProgressLog()) throws -> GraphMetadata {
+        if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
+            let network = try log.phase("read DIMACS") {
+                let network = try DimacsReader.read(path: input)
+                return (network, "\(network.nodeCount) nodes, \(network.edgeCount) arcs")
+            }
+            return try write(network: network, restrictions: [], report: ImportReport(), input: input, output: output,
+                             profile: DimacsReader.profileName, log: log)
+        }
         let source = try log.phase("read OSM") {
             let source = try OSMSource(path: input)
             let totals = source.totals
@@ -21,7 +29,7 @@ public enum Importer {
 
     /// Everything after the road network is built; shared by the OSM and DIMACS importers.
     public static func write(network: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
-                             input: String, output: String, log: ProgressLog) throws -> GraphMetadata {
+                             input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
         let unordered = log.phase("turn graph") {
             let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
             return (graph, "\(graph.nodeCount) routing nodes, \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
@@ -75,7 +83,7 @@ public enum Importer {
         let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
         let iso = ISO8601DateFormatter()
         let metadata = GraphMetadata(
-            formatVersion: GraphFileFormat.version, profile: CarProfile.name,
+            formatVersion: GraphFileFormat.version, profile: profile,
             source: .init(name: (input as NSString).lastPathComponent, bytes: (attributes[.size] as? Int) ?? 0, modified: iso.string(from: modified)),
             createdAt: iso.string(from: Date()), nodeCount: network.nodeCount, edgeCount: network.edgeCount,
             shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,

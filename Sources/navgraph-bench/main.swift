@@ -1,7 +1,8 @@
 import Foundation
 import NavGraph
 
-// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--label NAME]
+// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes]
+// With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs, and the
 // customization time of every avoid combination and of the traffic update. Prints one JSON object to stdout;
 // progress goes to stderr.
@@ -118,6 +119,40 @@ do {
     log("customization: " + customization.sorted { $0.key < $1.key }.map { String(format: "%@ %.3f s", $0.key, $0.value) }.joined(separator: ", "))
 
     var measurements: [Measurement] = []
+    if options["node-pairs"] == "yes" {
+        guard let text = try? String(contentsOfFile: positionals[1], encoding: .utf8) else { fail("cannot read \(positionals[1])") }
+        let ids = text.split(separator: "\n").compactMap { line -> (Int, Int)? in
+            let parts = line.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return parts.count == 2 ? (parts[0] - 1, parts[1] - 1) : nil
+        }
+        let query = NodeToNodeQuery(router: router)
+        let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+        var latencies: [Double] = []
+        var failed = 0
+        let start = now()
+        for (source, target) in ids {
+            let begin = now()
+            if (try? query.cost(from: source, to: target, metric: metric, algorithm: .hierarchy)) ?? nil != nil {
+                latencies.append((now() - begin) * 1000)
+            } else {
+                failed += 1
+            }
+        }
+        let total = now() - start
+        latencies.sort()
+        func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
+        measurements.append(Measurement(label: "node to node", queries: ids.count, routed: latencies.count, failed: failed,
+                                        p50: percentile(0.5), p95: percentile(0.95), p99: percentile(0.99),
+                                        mean: latencies.reduce(0, +) / Double(max(1, latencies.count)),
+                                        throughputPerSecond: Double(ids.count) / max(total, 1e-9), meanAlternatives: nil, shareWithAlternative: nil))
+        log(String(format: "node to node: %d routed, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms", latencies.count, percentile(0.5), percentile(0.95), percentile(0.99)))
+        let report = Report(graph: positionals[0], routingNodes: graph.routingNodeCount, hierarchyArcs: graph.metadata.cchArcCount,
+                            loadSeconds: loadSeconds, customizationSeconds: customization, measurements: measurements)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        exit(0)
+    }
     var plain = RouteOptions()
     plain.radius = 2000
     _ = measure("warm-up", router: router, pairs: Array(pairs.prefix(200)), options: plain)

@@ -4,7 +4,7 @@ import NavGraph
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
     static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
-                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart"]
+                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes"]
 
     /// What `--format` may name.
     enum Format: String { case summary, geojson, directions }
@@ -21,6 +21,17 @@ enum RouteCommand {
             options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
         } else if arguments.options["depart"] != nil {
             _ = try parseDeparture(arguments.options["depart"] ?? "")
+        }
+        if let nodes = arguments.options["nodes"] {
+            let ids = nodes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard ids.count == 2 else { throw NavGraphError("--nodes: '\(nodes)' is not SOURCE,TARGET (1-based node ids)") }
+            let query = NodeToNodeQuery(router: router)
+            let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+            guard let cost = try query.cost(from: ids[0] - 1, to: ids[1] - 1, metric: metric, algorithm: options.algorithm) else {
+                throw NavGraphError("no path from node \(ids[0]) to node \(ids[1])")
+            }
+            print("distance from node \(ids[0]) to node \(ids[1]): \(cost)")
+            return
         }
         if let pairs = arguments.options["pairs"] {
             try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"])

@@ -56,6 +56,10 @@ void nav_osm_free(NavOSMData *data);
 /// Frees an error string.
 void nav_free_error(char *error);
 
+/// Reads a whole file, gunzipping it if it is gzip-compressed. Returns NULL and sets *error on failure;
+/// free the result with nav_free_error.
+char *nav_read_maybe_gzipped(const char *path, size_t *length, char **error);
+
 /// CRC-32 (zlib) of a byte range, continuing from crc.
 uint32_t nav_crc32(uint32_t crc, const void *bytes, size_t count);
 
