@@ -39,6 +39,7 @@ public final class Snapper: @unchecked Sendable {
     public func snapWithFallback(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> (snap: Snap, mainFallback: Snap?)? {
         var best: Snap?, bestMain: Snap?
         let centerRow = grid.row(point.lat), centerColumn = grid.column(point.lon)
+        let longitudeScale = cos(point.lat * Double.pi / 180)
         let maximumRing = Int((radius / max(1, cellMetres)).rounded(.up)) + 1
         var ring = 0
         while ring <= maximumRing {
@@ -50,7 +51,8 @@ public final class Snapper: @unchecked Sendable {
                     guard column >= 0 && column < grid.columns else { continue }
                     let cell = row * grid.columns + column
                     for entry in Int(graph.gridFirst[cell])..<Int(graph.gridFirst[cell + 1]) {
-                        consider(segment: Int(graph.gridSegment[entry]), point: point, isUsable: isUsable, best: &best, bestMain: &bestMain)
+                        consider(segment: Int(graph.gridSegment[entry]), point: point, longitudeScale: longitudeScale,
+                                 isUsable: isUsable, best: &best, bestMain: &bestMain)
                     }
                     if ring == 0 { break }
                 }
@@ -68,9 +70,11 @@ public final class Snapper: @unchecked Sendable {
             chosen = bestMain
         } else if var bestMain, bestMain.distance <= radius, bestMain.edge != chosen.edge {
             bestMain.offset = offsetAlongEdge(bestMain)
+            bestMain.distance = Geo.haversine(point, bestMain.point)
             fallback = bestMain
         }
         chosen.offset = offsetAlongEdge(chosen)
+        chosen.distance = Geo.haversine(point, chosen.point)
         return (chosen, fallback)
     }
 
@@ -80,10 +84,11 @@ public final class Snapper: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func consider(segment: Int, point: Coordinate, isUsable: (Int) -> Bool, best: inout Snap?, bestMain: inout Snap?) {
+    private func consider(segment: Int, point: Coordinate, longitudeScale: Double, isUsable: (Int) -> Bool,
+                          best: inout Snap?, bestMain: inout Snap?) {
         let a = graph.coordinate(shapePoint: segment), b = graph.coordinate(shapePoint: segment + 1)
-        let projection = Geo.project(point, ontoSegmentFrom: a, to: b)
-        let distance = Geo.haversine(point, projection.point)
+        let projection = Geo.project(point, ontoSegmentFrom: a, to: b, longitudeScale: longitudeScale)
+        let distance = projection.distance
         let improvesBest = best.map { distance < $0.distance } ?? true
         let improvesMain = bestMain.map { distance < $0.distance } ?? true
         guard improvesBest || improvesMain else { return }
