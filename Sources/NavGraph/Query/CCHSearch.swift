@@ -9,9 +9,18 @@ public final class CCHSearch: ShortestPathSearch {
     private var backwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
     private var inForward: UnsafeMutableBufferPointer<Bool>
     private var inBackward: UnsafeMutableBufferPointer<Bool>
+    /// Exact distances from the sources / to the targets over the search spaces (filled by `viaCandidates`),
+    /// and the downward (forward sweep) or upward (backward sweep) arc that gave them, or -1 for the plain search distance.
+    private var exactForward: UnsafeMutableBufferPointer<UInt32>
+    private var exactBackward: UnsafeMutableBufferPointer<UInt32>
+    private var exactForwardArc: UnsafeMutableBufferPointer<Int32>
+    private var exactBackwardArc: UnsafeMutableBufferPointer<Int32>
+    private var refundShift: UInt32 = 0
     private var forwardNodes = ContiguousArray<Int32>()
     private var backwardNodes = ContiguousArray<Int32>()
     private var unpackStack = ContiguousArray<(arc: Int32, up: Bool)>()
+    private var upArcs = ContiguousArray<Int32>()
+    private var downArcs = ContiguousArray<Int32>()
     /// Upward arcs relaxed by the last query.
     public private(set) var relaxedArcs = 0
 
@@ -27,6 +36,8 @@ public final class CCHSearch: ShortestPathSearch {
         forwardPredecessorArc = buffer(-1); backwardPredecessorArc = buffer(-1)
         forwardPredecessorNode = buffer(-1); backwardPredecessorNode = buffer(-1)
         inForward = buffer(false); inBackward = buffer(false)
+        exactForward = buffer(UInt32.max); exactBackward = buffer(UInt32.max)
+        exactForwardArc = buffer(-1); exactBackwardArc = buffer(-1)
     }
 
     deinit {
@@ -34,6 +45,8 @@ public final class CCHSearch: ShortestPathSearch {
         forwardPredecessorArc.deallocate(); backwardPredecessorArc.deallocate()
         forwardPredecessorNode.deallocate(); backwardPredecessorNode.deallocate()
         inForward.deallocate(); inBackward.deallocate()
+        exactForward.deallocate(); exactBackward.deallocate()
+        exactForwardArc.deallocate(); exactBackwardArc.deallocate()
     }
 
     public func search(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> SearchResult? {
@@ -45,6 +58,7 @@ public final class CCHSearch: ShortestPathSearch {
     public func distance(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> (Int, Int)? {
         reset()
         let refundShift = targets.map(\.cost).max() ?? 0
+        self.refundShift = refundShift
         collectAncestors(of: sources.map(\.node), into: &forwardNodes, marks: inForward)
         collectAncestors(of: targets.map(\.node), into: &backwardNodes, marks: inBackward)
         for source in sources where source.cost < forwardDistance[source.node] { forwardDistance[source.node] = source.cost }
@@ -138,6 +152,84 @@ public final class CCHSearch: ShortestPathSearch {
             node = Int(backwardPredecessorNode[node])
         }
         return nodes
+    }
+
+    // MARK: Via nodes, for alternative routes
+
+    /// A node in both search spaces with the cost of the shortest source → node → target path, in ms.
+    public struct ViaCandidate: Sendable {
+        public var node: Int32
+        public var cost: Int
+    }
+
+    /// Runs the query, then makes the distances exact over both search spaces (one top-down sweep each:
+    /// the elimination-tree search only gives upper bounds there), and appends to `candidates` every node of both
+    /// spaces whose shortest source → node → target cost is at most `maximumCost(shortest)`. Returns the shortest cost.
+    public func viaCandidates(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric,
+                              maximumCost: (Int) -> Int, into candidates: inout ContiguousArray<ViaCandidate>) -> Int? {
+        guard let (shortest, _) = distance(sources: sources, targets: targets, metric: metric) else { return nil }
+        exactSweep(forwardNodes, base: forwardDistance, marks: inForward, exact: exactForward, via: exactForwardArc,
+                   weights: metric.hierarchy.backward)
+        exactSweep(backwardNodes, base: backwardDistance, marks: inBackward, exact: exactBackward, via: exactBackwardArc,
+                   weights: metric.hierarchy.forward)
+        let limit = maximumCost(shortest) + Int(refundShift)
+        for node32 in forwardNodes {
+            let node = Int(node32)
+            guard inBackward[node], exactForward[node] != UInt32.max, exactBackward[node] != UInt32.max else { continue }
+            let total = Int(exactForward[node]) + Int(exactBackward[node])
+            if total <= limit { candidates.append(ViaCandidate(node: node32, cost: total - Int(refundShift))) }
+        }
+        return shortest
+    }
+
+    /// Top-down pass over a search space: a node's exact distance is its search distance or an exact distance
+    /// of an upper neighbour (an ancestor, so already final) plus the arc between them in the sweep's direction.
+    private func exactSweep(_ nodes: ContiguousArray<Int32>, base: UnsafeMutableBufferPointer<UInt32>,
+                            marks: UnsafeMutableBufferPointer<Bool>, exact: UnsafeMutableBufferPointer<UInt32>,
+                            via: UnsafeMutableBufferPointer<Int32>, weights: UnsafeBufferPointer<UInt32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        for node32 in nodes.reversed() {
+            let node = Int(node32)
+            var best = base[node], bestArc: Int32 = -1
+            for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                let weight = weights[arc], head = Int(upHead[arc])
+                guard weight < CCHMetric.infinity, marks[head], exact[head] != UInt32.max else { continue }
+                let candidate = UInt64(exact[head]) + UInt64(weight)
+                if candidate < UInt64(best) { best = UInt32(candidate); bestArc = Int32(arc) }
+            }
+            exact[node] = best
+            via[node] = bestArc
+        }
+    }
+
+    /// Routing nodes of the shortest source → `via` → target path found by the last `viaCandidates` call
+    /// (`via` must be in both search spaces), from source to target; `via` appears once.
+    public func viaPath(through via: Int, metric: CCHMetric, into nodes: inout [Int]) {
+        nodes.removeAll(keepingCapacity: true)
+        downArcs.removeAll(keepingCapacity: true)
+        upArcs.removeAll(keepingCapacity: true)
+        var node = via
+        while exactForwardArc[node] >= 0 {
+            downArcs.append(exactForwardArc[node])
+            node = Int(cch.upHead[Int(exactForwardArc[node])])
+        }
+        while forwardPredecessorArc[node] >= 0 {
+            upArcs.append(forwardPredecessorArc[node])
+            node = Int(forwardPredecessorNode[node])
+        }
+        nodes.append(node)
+        for arc in upArcs.reversed() { unpack(arc: Int(arc), up: true, metric: metric, into: &nodes) }
+        for arc in downArcs.reversed() { unpack(arc: Int(arc), up: false, metric: metric, into: &nodes) }
+        node = via
+        while exactBackwardArc[node] >= 0 {
+            let arc = Int(exactBackwardArc[node])
+            unpack(arc: arc, up: true, metric: metric, into: &nodes)
+            node = Int(cch.upHead[arc])
+        }
+        while backwardPredecessorArc[node] >= 0 {
+            unpack(arc: Int(backwardPredecessorArc[node]), up: false, metric: metric, into: &nodes)
+            node = Int(backwardPredecessorNode[node])
+        }
     }
 
     /// Appends the routing nodes of CCH arc `arc` traversed up (low to high) or down, without its first node.
