@@ -46,6 +46,9 @@ enum RouteCommand {
             guard let parsed = Int(count), parsed >= 0, parsed <= 10 else { throw NavGraphError("--alternatives: '\(count)' is not 0...10") }
             options.alternatives = parsed
         }
+        let env = ProcessInfo.processInfo.environment // TEMP
+        if let v = env["ALT_U"].flatMap(Int.init) { options.alternative.maximumUnpacked = v }
+        if let v = env["ALT_T"].flatMap(Int.init) { options.alternative.maximumTested = v }
         return options
     }
 
@@ -100,6 +103,7 @@ enum RouteCommand {
                         sharings.append(sharedLength(alternative, route, graph: router.graph) / max(route.distance, 1e-9))
                     }
                 }
+                if ProcessInfo.processInfo.environment["ALT_LAT"] != nil { row += String(format: ",%.3f", latencies.last ?? 0) } // TEMP
                 rows.append(row)
             } catch let error as NavGraphError {
                 failures += 1
@@ -112,6 +116,7 @@ enum RouteCommand {
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         FileHandle.standardError.write(Data(String(format: "%d queries, %d failed; latency ms p50 %.3f p95 %.3f p99 %.3f\n",
                                                    rows.count - 1, failures, percentile(0.5), percentile(0.95), percentile(0.99)).utf8))
+        FileHandle.standardError.write(Data((AltDebug.report() + "\n").utf8)) // TEMP
         if withAlternatives {
             let routed = Double(max(1, alternativeCounts.count))
             func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }

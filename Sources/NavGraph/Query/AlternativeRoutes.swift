@@ -3,6 +3,8 @@ final class AlternativeSearchState {
     /// Via-node search, kept apart from the router's leg search so that local-optimality queries do not clobber it.
     let via: CCHSearch
     var candidates = ContiguousArray<CCHSearch.ViaCandidate>()
+    /// Candidates that survive the sharing estimate, with their ranking key.
+    var ranked = ContiguousArray<(key: Int, candidate: CCHSearch.ViaCandidate)>()
     /// Per routing node: bit 0 set on the primary leg, bit k on the leg's k-th accepted alternative.
     var routeBits: ContiguousArray<UInt16>
     /// Per routing node: the leg stamp of the last unpacked candidate path through it.
@@ -83,6 +85,8 @@ struct AlternativeRoutes {
         let check = AdmissibilityCheck(graph: graph, metric: metric, search: router.hierarchy)
         let sharingLimit = Int((settings.maximumSharing * Double(shortest)).rounded(.down))
         let pool = screenedCandidates(state: state, check: check, sharingLimit: sharingLimit)
+        AltDebug.legs += 1; AltDebug.candidates += state.candidates.count; AltDebug.pool += pool.count
+        if state.candidates.isEmpty { AltDebug.noCandidates += 1 } else if pool.isEmpty { AltDebug.emptyPool += 1 }
         let threshold = Int((settings.localOptimality * Double(shortest)).rounded(.up))
         var shared = [Int](repeating: 0, count: 16)
         var tested = 0
@@ -96,22 +100,31 @@ struct AlternativeRoutes {
             accepted.append(candidate)
             for node in candidate.nodes { state.routeBits[node] |= UInt16(1) << UInt16(accepted.count) }
         }
+        if accepted.isEmpty && !pool.isEmpty { AltDebug.allFailedT += 1 }; AltDebug.tested += tested
         return accepted.map { Router.LegPath(cost: $0.cost, nodes: $0.nodes, source: source, target: target) }
     }
 
-    /// Unpacks via candidates cheapest first, skipping those on the primary or on a path already unpacked,
-    /// and keeps the paths that repeat no road and share at most the limit with the primary, best score first.
+    /// Ranks via candidates by 2 × cost + estimated sharing (see `CCHSearch.sharedEstimate`), dropping those on the
+    /// primary or estimated to share too much; unpacks them in that order (skipping nodes on paths already
+    /// unpacked) and keeps the paths that repeat no road and share at most the limit with the primary, best first.
     private func screenedCandidates(state: AlternativeSearchState, check: AdmissibilityCheck, sharingLimit: Int) -> [Candidate] {
-        state.candidates.sort { $0.cost < $1.cost }
+        state.ranked.removeAll(keepingCapacity: true)
+        state.routeBits.withUnsafeBufferPointer { bits in
+            for candidate in state.candidates where bits[Int(candidate.node)] & 1 == 0 {
+                let shared = state.via.sharedEstimate(via: Int(candidate.node), marks: bits)
+                if shared <= sharingLimit { state.ranked.append((2 * candidate.cost + shared, candidate)) }
+            }
+        }
+        state.ranked.sort { $0.key < $1.key }
         state.legStamp &+= 1
         if state.legStamp == 0 { state.seen.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }; state.legStamp = 1 }
         var pool: [Candidate] = []
         var unpacked = 0
         var shared = [Int](repeating: 0, count: 16)
-        for candidate in state.candidates {
+        for (_, candidate) in state.ranked {
             if unpacked == options.alternative.maximumUnpacked { break }
             let via = Int(candidate.node)
-            if state.routeBits[via] & 1 != 0 || state.seen[via] == state.legStamp { continue }
+            if state.seen[via] == state.legStamp { continue }
             state.via.viaPath(through: via, metric: metric.hierarchy, into: &state.path)
             unpacked += 1
             for node in state.path { state.seen[node] = state.legStamp }
@@ -121,6 +134,7 @@ struct AlternativeRoutes {
             shared[0] = 0
             check.addSharedWeights(state.path, bits: state.routeBits, into: &shared)
             guard shared[0] <= sharingLimit, let viaIndex = state.path.firstIndex(of: via) else { continue }
+            AltDebug.unpacked += 1
             pool.append(Candidate(nodes: state.path, via: viaIndex, cost: candidate.cost, sharedWithPrimary: shared[0]))
         }
         return pool.sorted { $0.score < $1.score }
@@ -143,4 +157,9 @@ struct AlternativeRoutes {
         let merge = suffix == 0 || suffix >= joining.count ? route.legs[last].coordinates.last : start(ofDirectedEdge: joining[joining.count - suffix])
         return (diverge, merge)
     }
+}
+
+public enum AltDebug { // TEMP
+    nonisolated(unsafe) public static var legs = 0, candidates = 0, pool = 0, noCandidates = 0, emptyPool = 0, allFailedT = 0, tested = 0, unpacked = 0
+    public static func report() -> String { "legs \(legs) cands \(candidates) pool \(pool) noCand \(noCandidates) emptyPool \(emptyPool) allFailedT \(allFailedT) tested \(tested) screenedOK \(unpacked)" }
 }

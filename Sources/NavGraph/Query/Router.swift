@@ -151,6 +151,10 @@ public final class Router: @unchecked Sendable {
         public var nodes: [Int]
         public var source: Snap
         public var target: Snap
+
+        public init(cost: Int, nodes: [Int], source: Snap, target: Snap) {
+            self.cost = cost; self.nodes = nodes; self.source = source; self.target = target
+        }
     }
 
     /// The cheapest path between two snaps under a metric.
