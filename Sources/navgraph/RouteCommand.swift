@@ -12,7 +12,8 @@ enum RouteCommand {
         let graph = try RoutingGraph(path: graphPath)
         let router = Router(graph: graph)
         if let pairs = arguments.options["pairs"] {
-            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"])
+            let statistics = arguments.options["alternatives"] != nil || arguments.flags.contains("alternatives")
+            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"], statistics: statistics)
             return
         }
         let waypoints = try arguments.positionals.dropFirst().enumerated().map {
@@ -46,9 +47,6 @@ enum RouteCommand {
             guard let parsed = Int(count), parsed >= 0, parsed <= 10 else { throw NavGraphError("--alternatives: '\(count)' is not 0...10") }
             options.alternatives = parsed
         }
-        let env = ProcessInfo.processInfo.environment // TEMP
-        if let v = env["ALT_U"].flatMap(Int.init) { options.alternative.maximumUnpacked = v }
-        if let v = env["ALT_T"].flatMap(Int.init) { options.alternative.maximumTested = v }
         return options
     }
 
@@ -72,12 +70,12 @@ enum RouteCommand {
         return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : String(format: "%.1f min", seconds / 60)
     }
 
-    /// Batch mode: one CSV row per query (distance_m, duration_s, weight_ms, error, and the number of alternatives
-    /// when asked for) and latency figures (and alternative statistics) on stderr.
-    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?) throws {
+    /// Batch mode: one CSV row per query (distance_m, duration_s, weight_ms, error) and latency figures on stderr.
+    /// With `--alternatives` (even 0) rows also give the number of alternatives and the latency, and stderr the
+    /// share of queries with alternatives, their mean stretch and mean sharing.
+    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?, statistics: Bool = false) throws {
         guard let text = try? String(contentsOfFile: pairsPath, encoding: .utf8) else { throw NavGraphError("\(pairsPath): cannot read pairs file") }
-        let withAlternatives = options.alternatives > 0
-        var rows = ["index,distance_m,duration_s,weight_ms,error" + (withAlternatives ? ",alternatives" : "")]
+        var rows = ["index,distance_m,duration_s,weight_ms,error" + (statistics ? ",alternatives,latency_ms" : "")]
         var latencies: [Double] = []
         var failures = 0
         var alternativeCounts: [Int] = [], stretches: [Double] = [], sharings: [Double] = []
@@ -94,20 +92,19 @@ enum RouteCommand {
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 let route = response.routes[0]
                 var row = String(format: "%d,%.1f,%.3f,%d,", rows.count - 1, route.distance, route.duration, Int((route.weight * 1000).rounded()))
-                if withAlternatives {
+                if statistics {
                     let alternatives = response.routes.dropFirst()
-                    row += ",\(alternatives.count)"
+                    row += String(format: ",%d,%.4f", alternatives.count, latencies.last ?? 0)
                     alternativeCounts.append(alternatives.count)
                     for alternative in alternatives {
                         stretches.append(alternative.weight / max(route.weight, 1e-9))
                         sharings.append(sharedLength(alternative, route, graph: router.graph) / max(route.distance, 1e-9))
                     }
                 }
-                if ProcessInfo.processInfo.environment["ALT_LAT"] != nil { row += String(format: ",%.3f", latencies.last ?? 0) } // TEMP
                 rows.append(row)
             } catch let error as NavGraphError {
                 failures += 1
-                rows.append("\(rows.count - 1),,,,\"\(error.message.replacingOccurrences(of: "\"", with: "'"))\"" + (withAlternatives ? "," : ""))
+                rows.append("\(rows.count - 1),,,,\"\(error.message.replacingOccurrences(of: "\"", with: "'"))\"" + (statistics ? ",," : ""))
             }
         }
         let csv = rows.joined(separator: "\n") + "\n"
@@ -116,8 +113,7 @@ enum RouteCommand {
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         FileHandle.standardError.write(Data(String(format: "%d queries, %d failed; latency ms p50 %.3f p95 %.3f p99 %.3f\n",
                                                    rows.count - 1, failures, percentile(0.5), percentile(0.95), percentile(0.99)).utf8))
-        FileHandle.standardError.write(Data((AltDebug.report() + "\n").utf8)) // TEMP
-        if withAlternatives {
+        if statistics {
             let routed = Double(max(1, alternativeCounts.count))
             func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
             FileHandle.standardError.write(Data(String(format: "alternatives: >=1 %.1f%%, >=2 %.1f%% of %d routed; mean stretch %.3f (weight), mean sharing %.3f (length of shared directed edges / primary)\n",

@@ -12,10 +12,12 @@ public struct AlternativeOptions: Sendable {
     public var localOptimality = 0.25
     /// ε, bounded stretch: an alternative costs at most (1 + ε × `stretchScale`) × the primary's cost.
     public var maximumStretch = 0.25
-    /// Via-node candidates whose paths are unpacked and screened (sharing, no repeated road) per leg.
-    public var maximumUnpacked = 48
-    /// Screened candidates given the local-optimality test (one point-to-point query each) per leg.
-    public var maximumTested = 16
+    /// Via-node candidates whose paths are unpacked and screened (sharing, no repeated road) per leg,
+    /// for each alternative asked for; at least 12 in all.
+    public var unpackedPerAlternative = 8
+    /// Screened candidates given the local-optimality test (one point-to-point query each) per leg,
+    /// for each alternative asked for; at least 8 in all.
+    public var testedPerAlternative = 6
 
     public init() {}
 
@@ -29,6 +31,12 @@ public struct AlternativeOptions: Sendable {
         if seconds <= hour { return 1.0 }
         return max(0.5, 1.0 - 0.5 * (seconds - hour) / (9 * hour))
     }
+
+    /// Candidates unpacked per leg when `count` alternatives are asked for.
+    public func maximumUnpacked(count: Int) -> Int { max(12, unpackedPerAlternative * count) }
+
+    /// Local-optimality tests per leg when `count` alternatives are asked for.
+    public func maximumTested(count: Int) -> Int { max(8, testedPerAlternative * count) }
 
     /// The highest cost an alternative may have, in ms, for a primary costing `shortest` ms.
     public func maximumCost(shortest: Int) -> Int {

@@ -84,14 +84,14 @@ struct AlternativeRoutes {
         }
         let check = AdmissibilityCheck(graph: graph, metric: metric, search: router.hierarchy)
         let sharingLimit = Int((settings.maximumSharing * Double(shortest)).rounded(.down))
-        let pool = screenedCandidates(state: state, check: check, sharingLimit: sharingLimit)
-        AltDebug.legs += 1; AltDebug.candidates += state.candidates.count; AltDebug.pool += pool.count
-        if state.candidates.isEmpty { AltDebug.noCandidates += 1 } else if pool.isEmpty { AltDebug.emptyPool += 1 }
+        let pool = screenedCandidates(state: state, check: check, sharingLimit: sharingLimit,
+                                      maximumUnpacked: settings.maximumUnpacked(count: count))
         let threshold = Int((settings.localOptimality * Double(shortest)).rounded(.up))
         var shared = [Int](repeating: 0, count: 16)
+        let maximumTested = settings.maximumTested(count: count)
         var tested = 0
         for candidate in pool {
-            if accepted.count == min(count, 15) || tested == settings.maximumTested { break }
+            if accepted.count == min(count, 15) || tested == maximumTested { break }
             for index in shared.indices { shared[index] = 0 }
             check.addSharedWeights(candidate.nodes, bits: state.routeBits, into: &shared)
             if shared.contains(where: { $0 > sharingLimit }) { continue }
@@ -100,14 +100,14 @@ struct AlternativeRoutes {
             accepted.append(candidate)
             for node in candidate.nodes { state.routeBits[node] |= UInt16(1) << UInt16(accepted.count) }
         }
-        if accepted.isEmpty && !pool.isEmpty { AltDebug.allFailedT += 1 }; AltDebug.tested += tested
         return accepted.map { Router.LegPath(cost: $0.cost, nodes: $0.nodes, source: source, target: target) }
     }
 
     /// Ranks via candidates by 2 × cost + estimated sharing (see `CCHSearch.sharedEstimate`), dropping those on the
     /// primary or estimated to share too much; unpacks them in that order (skipping nodes on paths already
     /// unpacked) and keeps the paths that repeat no road and share at most the limit with the primary, best first.
-    private func screenedCandidates(state: AlternativeSearchState, check: AdmissibilityCheck, sharingLimit: Int) -> [Candidate] {
+    private func screenedCandidates(state: AlternativeSearchState, check: AdmissibilityCheck, sharingLimit: Int,
+                                    maximumUnpacked: Int) -> [Candidate] {
         state.ranked.removeAll(keepingCapacity: true)
         state.routeBits.withUnsafeBufferPointer { bits in
             for candidate in state.candidates where bits[Int(candidate.node)] & 1 == 0 {
@@ -122,7 +122,7 @@ struct AlternativeRoutes {
         var unpacked = 0
         var shared = [Int](repeating: 0, count: 16)
         for (_, candidate) in state.ranked {
-            if unpacked == options.alternative.maximumUnpacked { break }
+            if unpacked == maximumUnpacked { break }
             let via = Int(candidate.node)
             if state.seen[via] == state.legStamp { continue }
             state.via.viaPath(through: via, metric: metric.hierarchy, into: &state.path)
@@ -134,7 +134,6 @@ struct AlternativeRoutes {
             shared[0] = 0
             check.addSharedWeights(state.path, bits: state.routeBits, into: &shared)
             guard shared[0] <= sharingLimit, let viaIndex = state.path.firstIndex(of: via) else { continue }
-            AltDebug.unpacked += 1
             pool.append(Candidate(nodes: state.path, via: viaIndex, cost: candidate.cost, sharedWithPrimary: shared[0]))
         }
         return pool.sorted { $0.score < $1.score }
@@ -159,7 +158,3 @@ struct AlternativeRoutes {
     }
 }
 
-public enum AltDebug { // TEMP
-    nonisolated(unsafe) public static var legs = 0, candidates = 0, pool = 0, noCandidates = 0, emptyPool = 0, allFailedT = 0, tested = 0, unpacked = 0
-    public static func report() -> String { "legs \(legs) cands \(candidates) pool \(pool) noCand \(noCandidates) emptyPool \(emptyPool) allFailedT \(allFailedT) tested \(tested) screenedOK \(unpacked)" }
-}
