@@ -34,7 +34,8 @@ enum RouteCommand {
             return
         }
         if let pairs = arguments.options["pairs"] {
-            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"])
+            let statistics = arguments.options["alternatives"] != nil || arguments.flags.contains("alternatives")
+            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"], statistics: statistics)
             return
         }
         let waypoints = try arguments.positionals.dropFirst().enumerated().map {
@@ -135,11 +136,14 @@ enum RouteCommand {
     }
 
     /// Batch mode: one CSV row per query (distance_m, duration_s, weight_ms, error) and latency figures on stderr.
-    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?) throws {
+    /// With `--alternatives` (even 0) rows also give the number of alternatives and the latency, and stderr the
+    /// share of queries with alternatives, their mean stretch and mean sharing.
+    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?, statistics: Bool = false) throws {
         guard let text = try? String(contentsOfFile: pairsPath, encoding: .utf8) else { throw NavGraphError("\(pairsPath): cannot read pairs file") }
-        var rows = ["index,distance_m,duration_s,weight_ms,error"]
+        var rows = ["index,distance_m,duration_s,weight_ms,error" + (statistics ? ",alternatives,latency_ms" : "")]
         var latencies: [Double] = []
         var failures = 0
+        var alternativeCounts: [Int] = [], stretches: [Double] = [], sharings: [Double] = []
         for (lineNumber, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("lon") { continue }
@@ -152,10 +156,20 @@ enum RouteCommand {
                 let response = try router.route([Coordinate(lat: lat1, lon: lon1), Coordinate(lat: lat2, lon: lon2)], options: options)
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 let route = response.routes[0]
-                rows.append(String(format: "%d,%.1f,%.3f,%d,", rows.count - 1, route.distance, route.duration, Int((route.weight * 1000).rounded())))
+                var row = String(format: "%d,%.1f,%.3f,%d,", rows.count - 1, route.distance, route.duration, Int((route.weight * 1000).rounded()))
+                if statistics {
+                    let alternatives = response.routes.dropFirst()
+                    row += String(format: ",%d,%.4f", alternatives.count, latencies.last ?? 0)
+                    alternativeCounts.append(alternatives.count)
+                    for alternative in alternatives {
+                        stretches.append(alternative.weight / max(route.weight, 1e-9))
+                        sharings.append(sharedLength(alternative, route, graph: router.graph) / max(route.distance, 1e-9))
+                    }
+                }
+                rows.append(row)
             } catch let error as NavGraphError {
                 failures += 1
-                rows.append("\(rows.count - 1),,,,\"\(error.message.replacingOccurrences(of: "\"", with: "'"))\"")
+                rows.append("\(rows.count - 1),,,,\"\(error.message.replacingOccurrences(of: "\"", with: "'"))\"" + (statistics ? ",," : ""))
             }
         }
         let csv = rows.joined(separator: "\n") + "\n"
@@ -164,6 +178,20 @@ enum RouteCommand {
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         FileHandle.standardError.write(Data(String(format: "%d queries, %d failed; latency ms p50 %.3f p95 %.3f p99 %.3f\n",
                                                    rows.count - 1, failures, percentile(0.5), percentile(0.95), percentile(0.99)).utf8))
+        if statistics {
+            let routed = Double(max(1, alternativeCounts.count))
+            func mean(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
+            FileHandle.standardError.write(Data(String(format: "alternatives: >=1 %.1f%%, >=2 %.1f%% of %d routed; mean stretch %.3f (weight), mean sharing %.3f (length of shared directed edges / primary)\n",
+                                                       100 * Double(alternativeCounts.filter { $0 >= 1 }.count) / routed,
+                                                       100 * Double(alternativeCounts.filter { $0 >= 2 }.count) / routed,
+                                                       alternativeCounts.count, mean(stretches), mean(sharings)).utf8))
+        }
+    }
+
+    /// Metres of the alternative's directed edges that the primary route also drives.
+    static func sharedLength(_ alternative: Route, _ primary: Route, graph: RoutingGraph) -> Double {
+        let reference = Set(primary.legs.flatMap(\.directedEdges))
+        return alternative.legs.flatMap(\.directedEdges).filter(reference.contains).reduce(0) { $0 + graph.edgeLength[$1 >> 1] }
     }
 }
 

@@ -9,9 +9,18 @@ public final class CCHSearch: ShortestPathSearch {
     private var backwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
     private var inForward: UnsafeMutableBufferPointer<Bool>
     private var inBackward: UnsafeMutableBufferPointer<Bool>
+    /// Exact distances from the sources / to the targets over the search spaces (filled by `viaCandidates`),
+    /// and the downward (forward sweep) or upward (backward sweep) arc that gave them, or -1 for the plain search distance.
+    private var exactForward: UnsafeMutableBufferPointer<UInt32>
+    private var exactBackward: UnsafeMutableBufferPointer<UInt32>
+    private var exactForwardArc: UnsafeMutableBufferPointer<Int32>
+    private var exactBackwardArc: UnsafeMutableBufferPointer<Int32>
+    private var refundShift: UInt32 = 0
     private var forwardNodes = ContiguousArray<Int32>()
     private var backwardNodes = ContiguousArray<Int32>()
-    private var unpackStack = ContiguousArray<(arc: Int32, up: Bool)>()
+    private var unpackStack = ContiguousArray<(arc: Int32, low: Int32, up: Bool)>()
+    private var upArcs = ContiguousArray<(arc: Int32, low: Int32)>()
+    private var downArcs = ContiguousArray<(arc: Int32, low: Int32)>()
     /// Upward arcs relaxed by the last query.
     public private(set) var relaxedArcs = 0
 
@@ -27,6 +36,8 @@ public final class CCHSearch: ShortestPathSearch {
         forwardPredecessorArc = buffer(-1); backwardPredecessorArc = buffer(-1)
         forwardPredecessorNode = buffer(-1); backwardPredecessorNode = buffer(-1)
         inForward = buffer(false); inBackward = buffer(false)
+        exactForward = buffer(UInt32.max); exactBackward = buffer(UInt32.max)
+        exactForwardArc = buffer(-1); exactBackwardArc = buffer(-1)
     }
 
     deinit {
@@ -34,6 +45,8 @@ public final class CCHSearch: ShortestPathSearch {
         forwardPredecessorArc.deallocate(); backwardPredecessorArc.deallocate()
         forwardPredecessorNode.deallocate(); backwardPredecessorNode.deallocate()
         inForward.deallocate(); inBackward.deallocate()
+        exactForward.deallocate(); exactBackward.deallocate()
+        exactForwardArc.deallocate(); exactBackwardArc.deallocate()
     }
 
     public func search(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> SearchResult? {
@@ -45,6 +58,7 @@ public final class CCHSearch: ShortestPathSearch {
     public func distance(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> (Int, Int)? {
         reset()
         let refundShift = targets.map(\.cost).max() ?? 0
+        self.refundShift = refundShift
         collectAncestors(of: sources.map(\.node), into: &forwardNodes, marks: inForward)
         collectAncestors(of: targets.map(\.node), into: &backwardNodes, marks: inBackward)
         for source in sources where source.cost < forwardDistance[source.node] { forwardDistance[source.node] = source.cost }
@@ -123,32 +137,155 @@ public final class CCHSearch: ShortestPathSearch {
 
     /// Routing nodes of the unpacked path through `meeting`, from source to target.
     private func path(meeting: Int, metric: CCHMetric) -> [Int] {
-        var upArcs: [Int32] = []
+        var upArcs: [(arc: Int32, low: Int32)] = []
         var node = meeting
         while forwardPredecessorArc[node] >= 0 {
-            upArcs.append(forwardPredecessorArc[node])
+            upArcs.append((forwardPredecessorArc[node], forwardPredecessorNode[node]))
             node = Int(forwardPredecessorNode[node])
         }
         var nodes = [node]
-        for arc in upArcs.reversed() { unpack(arc: Int(arc), up: true, metric: metric, into: &nodes) }
+        for (arc, low) in upArcs.reversed() { unpack(arc: Int(arc), low: Int(low), up: true, metric: metric, into: &nodes) }
         node = meeting
         while backwardPredecessorArc[node] >= 0 {
             let arc = backwardPredecessorArc[node]
-            unpack(arc: Int(arc), up: false, metric: metric, into: &nodes)
+            unpack(arc: Int(arc), low: Int(backwardPredecessorNode[node]), up: false, metric: metric, into: &nodes)
             node = Int(backwardPredecessorNode[node])
         }
         return nodes
     }
 
-    /// Appends the routing nodes of CCH arc `arc` traversed up (low to high) or down, without its first node.
-    private func unpack(arc: Int, up: Bool, metric: CCHMetric, into nodes: inout [Int]) {
+    // MARK: Via nodes, for alternative routes
+
+    /// A node in both search spaces with the cost of the shortest source → node → target path, in ms.
+    public struct ViaCandidate: Sendable {
+        public var node: Int32
+        public var cost: Int
+    }
+
+    /// Runs the query, then computes exact distances from the sources and to the targets for every node of either
+    /// search space (top-down sweeps: the elimination-tree search only gives upper bounds), and appends to
+    /// `candidates` every such node whose shortest source → node → target cost is at most `maximumCost(shortest)`.
+    /// Returns the shortest cost.
+    public func viaCandidates(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric,
+                              maximumCost: (Int) -> Int, into candidates: inout ContiguousArray<ViaCandidate>) -> Int? {
+        guard let (shortest, _) = distance(sources: sources, targets: targets, metric: metric) else { return nil }
+        let down = metric.hierarchy.backward, up = metric.hierarchy.forward
+        exactSweep(forwardNodes, base: forwardDistance, skip: nil, exact: exactForward, via: exactForwardArc, weights: down)
+        exactSweep(backwardNodes, base: backwardDistance, skip: nil, exact: exactBackward, via: exactBackwardArc, weights: up)
+        // Extend each side's exact distances over the other side's search space: every upper neighbour of a node
+        // there is an ancestor, so it already has an exact distance from this pass or the one before.
+        exactSweep(backwardNodes, base: nil, skip: inForward, exact: exactForward, via: exactForwardArc, weights: down)
+        exactSweep(forwardNodes, base: nil, skip: inBackward, exact: exactBackward, via: exactBackwardArc, weights: up)
+        let limit = maximumCost(shortest) + Int(refundShift)
+        func offer(_ node32: Int32) {
+            let node = Int(node32)
+            guard exactForward[node] != UInt32.max, exactBackward[node] != UInt32.max else { return }
+            let total = Int(exactForward[node]) + Int(exactBackward[node])
+            if total <= limit { candidates.append(ViaCandidate(node: node32, cost: total - Int(refundShift))) }
+        }
+        for node in forwardNodes { offer(node) }
+        for node in backwardNodes where !inForward[Int(node)] { offer(node) }
+        return shortest
+    }
+
+    /// Top-down pass over a search space (all upper neighbours of its nodes are in it): a node's exact distance is
+    /// its search distance (`base`, if any) or an upper neighbour's exact distance (already final: the neighbour
+    /// is an ancestor) plus the arc between them in the sweep's direction. Nodes marked in `skip` are kept as they are.
+    private func exactSweep(_ nodes: ContiguousArray<Int32>, base: UnsafeMutableBufferPointer<UInt32>?,
+                            skip: UnsafeMutableBufferPointer<Bool>?, exact: UnsafeMutableBufferPointer<UInt32>,
+                            via: UnsafeMutableBufferPointer<Int32>, weights: UnsafeBufferPointer<UInt32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        for node32 in nodes.reversed() {
+            let node = Int(node32)
+            if let skip, skip[node] { continue }
+            var best = base?[node] ?? UInt32.max, bestArc: Int32 = -1
+            for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                let weight = weights[arc], head = Int(upHead[arc])
+                guard weight < CCHMetric.infinity, inForward[head] || inBackward[head], exact[head] != UInt32.max else { continue }
+                let above = exact[head]
+                let candidate = UInt64(above) + UInt64(weight)
+                if candidate < UInt64(best) { best = UInt32(candidate); bestArc = Int32(arc) }
+            }
+            exact[node] = best
+            via[node] = bestArc
+        }
+    }
+
+    /// A lower bound, without unpacking, on the cost the source → `via` → target path shares with a shortest
+    /// source → target path whose routing nodes are marked (bit 0) in `marks`. Walking the packed path out from
+    /// `via`, the first marked node on each side ends a shared prefix (suffix): two shortest paths from the same
+    /// source agree up to their last common node (if shortest paths are unique).
+    public func sharedEstimate(via: Int, marks: UnsafeBufferPointer<UInt16>) -> Int {
+        var prefix = 0, node = via
+        while true {
+            if marks[node] & 1 != 0 { prefix = Int(exactForward[node]); break }
+            if exactForwardArc[node] >= 0 {
+                node = Int(cch.upHead[Int(exactForwardArc[node])])
+            } else if forwardPredecessorArc[node] >= 0 {
+                // The rest of the walk is the plain upward search tree.
+                while forwardPredecessorArc[node] >= 0, marks[node] & 1 == 0 { node = Int(forwardPredecessorNode[node]) }
+                if marks[node] & 1 != 0 { prefix = Int(exactForward[node]) }
+                break
+            } else {
+                break
+            }
+        }
+        var suffix = 0
+        node = via
+        while true {
+            if marks[node] & 1 != 0 { suffix = Int(exactBackward[node]) - Int(refundShift); break }
+            if exactBackwardArc[node] >= 0 {
+                node = Int(cch.upHead[Int(exactBackwardArc[node])])
+            } else if backwardPredecessorArc[node] >= 0 {
+                while backwardPredecessorArc[node] >= 0, marks[node] & 1 == 0 { node = Int(backwardPredecessorNode[node]) }
+                if marks[node] & 1 != 0 { suffix = Int(exactBackward[node]) - Int(refundShift) }
+                break
+            } else {
+                break
+            }
+        }
+        return prefix + max(0, suffix)
+    }
+
+    /// Routing nodes of the shortest source → `via` → target path found by the last `viaCandidates` call
+    /// (`via` must be one of its candidates), from source to target.
+    public func viaPath(through via: Int, metric: CCHMetric, into nodes: inout [Int]) {
+        nodes.removeAll(keepingCapacity: true)
+        downArcs.removeAll(keepingCapacity: true)
+        upArcs.removeAll(keepingCapacity: true)
+        var node = via
+        while exactForwardArc[node] >= 0 {
+            downArcs.append((exactForwardArc[node], Int32(node)))
+            node = Int(cch.upHead[Int(exactForwardArc[node])])
+        }
+        while forwardPredecessorArc[node] >= 0 {
+            upArcs.append((forwardPredecessorArc[node], forwardPredecessorNode[node]))
+            node = Int(forwardPredecessorNode[node])
+        }
+        nodes.append(node)
+        for (arc, low) in upArcs.reversed() { unpack(arc: Int(arc), low: Int(low), up: true, metric: metric, into: &nodes) }
+        for (arc, low) in downArcs.reversed() { unpack(arc: Int(arc), low: Int(low), up: false, metric: metric, into: &nodes) }
+        node = via
+        while exactBackwardArc[node] >= 0 {
+            let arc = Int(exactBackwardArc[node])
+            unpack(arc: arc, low: node, up: true, metric: metric, into: &nodes)
+            node = Int(cch.upHead[arc])
+        }
+        while backwardPredecessorArc[node] >= 0 {
+            unpack(arc: Int(backwardPredecessorArc[node]), low: Int(backwardPredecessorNode[node]), up: false, metric: metric, into: &nodes)
+            node = Int(backwardPredecessorNode[node])
+        }
+    }
+
+    /// Appends the routing nodes of CCH arc `arc` (whose lower end is `low`) traversed up (low to high) or down,
+    /// without its first node. The middle node of a shortcut is the lower end of both its halves.
+    private func unpack(arc: Int, low: Int, up: Bool, metric: CCHMetric, into nodes: inout [Int]) {
         unpackStack.removeAll(keepingCapacity: true)
-        unpackStack.append((Int32(arc), up))
-        while let (current32, goingUp) = unpackStack.popLast() {
-            let current = Int(current32)
+        unpackStack.append((Int32(arc), Int32(low), up))
+        while let (current32, low32, goingUp) = unpackStack.popLast() {
+            let current = Int(current32), low = Int(low32)
             let via = goingUp ? metric.forwardVia[current] : metric.backwardVia[current]
             let high = Int(cch.upHead[current])
-            let low = lowerEnd(ofArc: current)
             if via < 0 {
                 nodes.append(goingUp ? high : low)
                 continue
@@ -157,23 +294,12 @@ public final class CCHSearch: ShortestPathSearch {
             guard let toLow = cch.arc(from: middle, to: low), let toHigh = cch.arc(from: middle, to: high) else { continue }
             // Push in reverse order of traversal.
             if goingUp {
-                unpackStack.append((Int32(toHigh), true))   // middle -> high
-                unpackStack.append((Int32(toLow), false))   // low -> middle
+                unpackStack.append((Int32(toHigh), via, true))   // middle -> high
+                unpackStack.append((Int32(toLow), via, false))   // low -> middle
             } else {
-                unpackStack.append((Int32(toLow), true))    // middle -> low
-                unpackStack.append((Int32(toHigh), false))  // high -> middle
+                unpackStack.append((Int32(toLow), via, true))    // middle -> low
+                unpackStack.append((Int32(toHigh), via, false))  // high -> middle
             }
         }
-    }
-
-    /// The lower endpoint of an upward arc, by binary search over firstUp.
-    @inline(__always)
-    private func lowerEnd(ofArc arc: Int) -> Int {
-        var low = 0, high = cch.nodeCount
-        while low < high {
-            let middle = (low + high) >> 1
-            if Int(cch.firstUp[middle + 1]) <= arc { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -15,6 +15,8 @@ public struct RouteOptions: Sendable {
     public var algorithm: SearchAlgorithm = .hierarchy
     /// Number of alternatives wanted after the primary route.
     public var alternatives: Int = 0
+    /// What makes an alternative acceptable, and how hard to look for one.
+    public var alternative = AlternativeOptions()
     public var traffic: TrafficOverlay?
     public var waypointLabels: [String]?
 
@@ -28,6 +30,8 @@ public final class Router: @unchecked Sendable {
     let costs: EdgeCostModel
     private lazy var hierarchySearch = CCHSearch(graph: graph)
     private lazy var dijkstraSearch = DijkstraSearch(graph: graph)
+    /// Reusable state of alternative-route queries.
+    lazy var alternativeState = AlternativeSearchState(graph: graph)
     private var metricCache: [MetricKey: RoutingMetric] = [:]
     private let freeFlowWeights: ContiguousArray<UInt32>
 
@@ -45,6 +49,9 @@ public final class Router: @unchecked Sendable {
         metricCache[MetricKey(avoid: [], mode: AvoidMode.strict.rawValue, traffic: nil)] =
             RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric)
     }
+
+    /// The hierarchy search used for legs (and the point-to-point checks of alternatives).
+    var hierarchy: CCHSearch { hierarchySearch }
 
     func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
         algorithm == .hierarchy ? hierarchySearch : dijkstraSearch
@@ -160,6 +167,10 @@ public final class Router: @unchecked Sendable {
         public var nodes: [Int]
         public var source: Snap
         public var target: Snap
+
+        public init(cost: Int, nodes: [Int], source: Snap, target: Snap) {
+            self.cost = cost; self.nodes = nodes; self.source = source; self.target = target
+        }
     }
 
     /// The cheapest path between two snaps under a metric.
@@ -195,7 +206,7 @@ public final class Router: @unchecked Sendable {
         return NavGraphError("\(prefix): the destination cannot be reached by car from the origin (different road network components)")
     }
 
-    private func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
+    func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
         var hit: AvoidSet = []
         for leg in legs {
             for d in leg.directedEdges { hit.formUnion(avoid.matches(roadClass: graph.roadClass(edge: d >> 1), flags: graph.flags(edge: d >> 1))) }
