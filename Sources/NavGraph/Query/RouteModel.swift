@@ -123,6 +123,8 @@ public struct RouteResponse: Sendable {
     public var waypoints: [RouteWaypoint]
     /// Index 0 is the primary route; alternatives follow, ranked by duration.
     public var routes: [Route]
+    /// Where each waypoint was snapped (edge and offset), as the legs used them.
+    public var snaps: [Snap] = []
 
     public init(waypoints: [RouteWaypoint], routes: [Route]) {
         self.waypoints = waypoints; self.routes = routes

@@ -152,12 +152,13 @@ public final class Router: @unchecked Sendable {
             routes += AlternativeRoutes(router: self, metric: metric, options: options)
                 .alternatives(primary: primary, snaps: snaps, count: options.alternatives)
         }
-        let response = RouteResponse(
+        var response = RouteResponse(
             waypoints: snaps.enumerated().map { index, snap in
                 RouteWaypoint(input: waypoints[index], snapped: snap.point, snapDistance: snap.distance,
                               roadName: graph.string(graph.edgeName[snap.edge]), label: options.waypointLabels?[safe: index])
             },
             routes: routes)
+        response.snaps = snaps
         return response
     }
 
