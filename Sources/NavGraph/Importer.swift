@@ -53,21 +53,8 @@ public enum Importer {
             nodeWeight[node] = d & 1 == 0 ? network.edgeTimeForward[d >> 1] : network.edgeTimeBackward[d >> 1]
         }
         let metric = log.phase("customize") {
-            let metric = topology.parent.withUnsafeBufferPointer { parent in
-                topology.firstUp.withUnsafeBufferPointer { firstUp in
-                    topology.upHead.withUnsafeBufferPointer { upHead in
-                        topology.inputArc.withUnsafeBufferPointer { inputArc in
-                            turns.firstOut.withUnsafeBufferPointer { turnFirstOut in
-                                turns.head.withUnsafeBufferPointer { turnHead in
-                                    nodeWeight.withUnsafeBufferPointer { weights in
-                                        Customization.customize(CCHView(firstUp: firstUp, upHead: upHead, parent: parent, inputArc: inputArc,
-                                                                        turnFirstOut: turnFirstOut, turnHead: turnHead), nodeWeight: weights)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            let metric = CCHView.with(topology, turns) { view in
+                nodeWeight.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: $0) }
             }
             return (metric, "free-flow travel time")
         }

@@ -59,6 +59,24 @@ public struct CCHView: @unchecked Sendable {
     public var nodeCount: Int { parent.count }
     public var arcCount: Int { upHead.count }
 
+    /// A view of arrays held in memory (during import), valid inside `body`.
+    public static func with<Result>(_ topology: CCHTopology, _ turns: TurnGraph, _ body: (CCHView) -> Result) -> Result {
+        topology.parent.withUnsafeBufferPointer { parent in
+            topology.firstUp.withUnsafeBufferPointer { firstUp in
+                topology.upHead.withUnsafeBufferPointer { upHead in
+                    topology.inputArc.withUnsafeBufferPointer { inputArc in
+                        turns.firstOut.withUnsafeBufferPointer { turnFirstOut in
+                            turns.head.withUnsafeBufferPointer { turnHead in
+                                body(CCHView(firstUp: firstUp, upHead: upHead, parent: parent, inputArc: inputArc,
+                                             turnFirstOut: turnFirstOut, turnHead: turnHead))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Index of the upward arc low -> high, if it exists.
     @inline(__always)
     public func arc(from low: Int, to high: Int) -> Int? {
