@@ -41,10 +41,14 @@ public final class CCHMetric: @unchecked Sendable {
         ownedVia?.deallocate()
     }
 
-    fileprivate var mutableForward: UnsafeMutablePointer<UInt32> { UnsafeMutablePointer(mutating: forward.baseAddress!) }
-    fileprivate var mutableBackward: UnsafeMutablePointer<UInt32> { UnsafeMutablePointer(mutating: backward.baseAddress!) }
-    fileprivate var mutableForwardVia: UnsafeMutablePointer<Int32> { UnsafeMutablePointer(mutating: forwardVia.baseAddress!) }
-    fileprivate var mutableBackwardVia: UnsafeMutablePointer<Int32> { UnsafeMutablePointer(mutating: backwardVia.baseAddress!) }
+    /// Writable views of an owned metric: forward, backward, forward via, backward via.
+    fileprivate var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>,
+                               UnsafeMutableBufferPointer<Int32>, UnsafeMutableBufferPointer<Int32>)? {
+        guard let weights = ownedWeights, let via = ownedVia else { return nil }
+        let count = forward.count
+        return (UnsafeMutableBufferPointer(rebasing: weights[0..<count]), UnsafeMutableBufferPointer(rebasing: weights[count..<(2 * count)]),
+                UnsafeMutableBufferPointer(rebasing: via[0..<count]), UnsafeMutableBufferPointer(rebasing: via[count..<(2 * count)]))
+    }
 }
 
 /// Read-only views of the CCH topology and the turn graph that customization and queries work on.
@@ -94,8 +98,7 @@ public struct CCHView: @unchecked Sendable {
 public enum Customization {
     public static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>) -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount)
-        let forward = metric.mutableForward, backward = metric.mutableBackward
-        let forwardVia = metric.mutableForwardVia, backwardVia = metric.mutableBackwardVia
+        guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
         let infinity = CCHMetric.infinity
 
         // Input arcs.

@@ -69,7 +69,7 @@ public final class OSMSource {
     @inline(__always)
     public func nodeIndex(of id: Int64) -> Int? {
         var low = 0, high = data.pointee.node_count
-        let ids = data.pointee.node_ids!
+        guard let ids = data.pointee.node_ids else { return nil }
         while low < high {
             let middle = (low + high) >> 1
             if ids[middle] < id { low = middle + 1 } else { high = middle }
