@@ -20,9 +20,50 @@ import NavGraph
 
     @Test func layersAreOrderedBottomToTop() throws {
         let ids = layers(try style()).compactMap { $0["id"] as? String }
-        let expected = ["route-alternate-casing", "route-alternate-line", "route-casing", "route-line", "route-traversed",
+        let expected = ["route-alternate-casing", "route-alternate-line", "route-casing", "route-traversed", "route-line",
                         "route-ferry", "waypoint-circle", "waypoint-name", "route-duration-label"]
         #expect(ids.filter(expected.contains) == expected)
+    }
+
+    /// Regression: the traversed overlay was drawn above the whole primary line, so where the route drives a road
+    /// again later (Monaco's one-way loops) the road ahead showed the traversed colour instead of its traffic.
+    /// The traversed part now lies below, and the congestion line draws only segments not yet traversed.
+    @Test func remainingRouteIsDrawnAboveTheTraversedPart() throws {
+        let all = layers(try style())
+        let ids = all.compactMap { $0["id"] as? String }
+        let traversedIndex = try #require(ids.firstIndex(of: "route-traversed"))
+        let lineIndex = try #require(ids.firstIndex(of: "route-line"))
+        #expect(traversedIndex < lineIndex)
+        let filter = try #require(all[lineIndex]["filter"] as? [Any])
+        let conditions = filter.dropFirst().compactMap { $0 as? [Any] }
+        #expect(conditions.contains { c in
+            c.first as? String == "!=" && (c[1] as? [String]) == ["get", "traversed"] && F.bool(c[2]) == true
+        })
+        // Per feature, exactly one of the two layers applies to a primary segment.
+        let features = F.features(try F.object(RouteGeoJSON.make(F.response(), OutputOptions(position: Coordinate(lat: 52.5, lon: 13.4065)))))
+        let primary = features.filter { F.featureType($0) == "segment" && F.bool(F.properties($0)["isAlternateRoute"]) == false }
+        #expect(primary.contains { F.bool(F.properties($0)["traversed"]) == true })
+        #expect(primary.allSatisfy { F.bool(F.properties($0)["traversed"]) != nil })
+    }
+
+    /// Regression: with glyphs unreachable (offline, the default public glyph server) MapLibre GL JS 5.3 drops
+    /// whole tiles of a source that has a symbol layer, and with them the route lines and waypoint circles.
+    /// Text layers now read their own source of point features.
+    @Test func textLayersUseTheirOwnPointSource() throws {
+        let s = try style()
+        let sources = try #require(s["sources"] as? [String: Any])
+        let labels = try #require(sources[MapLibreStyle.labelSourceName] as? [String: Any])
+        let labelFeatures = F.features(try #require(labels["data"] as? [String: Any]))
+        #expect(Set(labelFeatures.compactMap(F.featureType)) == ["waypoint", "label"])
+        #expect(labelFeatures.filter { F.featureType($0) == "waypoint" }.count == 3)
+        for layer in layers(s) {
+            let type = layer["type"] as? String
+            if type == "symbol" {
+                #expect(layer["source"] as? String == MapLibreStyle.labelSourceName)
+            } else if type != "background" {
+                #expect(layer["source"] as? String == MapLibreStyle.sourceName)
+            }
+        }
     }
 
     @Test func primaryLineUsesThemeColoursAndZoomWidths() throws {

@@ -62,6 +62,16 @@ import NavGraph
         #expect(message.contains(key), "\(message)")
     }
 
+    /// Regression: the default traversed colour was the low/unknown congestion blue, so a rendered route showed
+    /// no difference between where the vehicle has been and the free-flowing road ahead.
+    @Test func defaultTraversedColourStandsApartFromCongestionColours() {
+        let theme = RouteTheme.default
+        for level in CongestionLevel.allCases {
+            #expect(theme.traversedRouteColor.uppercased() != theme.color(for: level).uppercased(), "\(level)")
+        }
+        #expect(theme.traversedRouteColor.uppercased() != theme.routeAlternateColor.uppercased())
+    }
+
     @Test func missingFileIsAnError() {
         #expect(throws: NavGraphError.self) { try RouteTheme.load(path: "/nonexistent/theme.json") }
     }

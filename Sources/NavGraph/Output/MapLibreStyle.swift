@@ -2,11 +2,18 @@ import Foundation
 
 /// A self-contained MapLibre GL style (version 8) drawing the route GeoJSON from an inline source.
 ///
-/// Layers bottom to top: background, alternate casing and line, primary casing, primary line coloured by
-/// congestion, traversed overlay, dotted ferry overlay, waypoint circles and names, duration labels.
+/// Layers bottom to top: background, alternate casing and line, primary casing, traversed part, remaining
+/// primary line coloured by congestion (above the traversed part, so a road driven again later in the route
+/// shows its traffic), dotted ferry overlay, waypoint circles and names, duration labels.
+///
+/// Symbol layers read a second source holding only the point features: older MapLibre GL JS releases (5.3 was
+/// checked; 5.24 draws missing glyphs locally instead) drop every tile of a source whose glyphs fail to load
+/// (offline, or the glyph server down), so lines and circles sharing a source with text vanished with the labels.
 public enum MapLibreStyle {
-    /// Name of the inline GeoJSON source in the style.
+    /// Name of the inline GeoJSON source in the style: every feature of the route GeoJSON.
     public static let sourceName = "navgraph-route"
+    /// Name of the inline GeoJSON source for text: only the waypoint and duration-label points.
+    public static let labelSourceName = "navgraph-route-labels"
 
     /// The style as JSON data.
     public static func make(_ response: RouteResponse, _ options: OutputOptions) -> Data {
@@ -25,6 +32,10 @@ public enum MapLibreStyle {
                 (sourceName, .object([
                     ("type", .string("geojson")),
                     ("data", RouteGeoJSON.featureCollection(response, options)),
+                ])),
+                (labelSourceName, .object([
+                    ("type", .string("geojson")),
+                    ("data", RouteGeoJSON.featureCollection(response, options, pointsOnly: true)),
                 ])),
             ])),
             ("layers", .array(layers(options))),
@@ -61,15 +72,17 @@ public enum MapLibreStyle {
                       ("line-color", .string(theme.routeCasingColor)),
                       ("line-width", width(theme, scale: theme.routeCasingWidthRatio)),
                   ]),
-            layer("route-line", "line", filter: all(equals("featureType", "segment"), equals("isAlternateRoute", .bool(false))),
-                  layout: roundLine, paint: [
-                      ("line-color", .array(congestionColor)),
-                      ("line-width", width(theme, scale: 1)),
-                  ]),
             layer("route-traversed", "line",
                   filter: all(equals("featureType", "segment"), equals("isAlternateRoute", .bool(false)), equals("traversed", .bool(true))),
                   layout: roundLine, paint: [
                       ("line-color", .string(theme.traversedRouteColor)),
+                      ("line-width", width(theme, scale: 1)),
+                  ]),
+            layer("route-line", "line",
+                  filter: all(equals("featureType", "segment"), equals("isAlternateRoute", .bool(false)),
+                              .array([.string("!="), get("traversed"), .bool(true)])),
+                  layout: roundLine, paint: [
+                      ("line-color", .array(congestionColor)),
                       ("line-width", width(theme, scale: 1)),
                   ]),
             layer("route-ferry", "line", filter: all(equals("featureType", "segment"), equals("isFerry", .bool(true))),
@@ -86,7 +99,7 @@ public enum MapLibreStyle {
                 ("circle-opacity", completedOpacity),
                 ("circle-stroke-opacity", completedOpacity),
             ]),
-            layer("waypoint-name", "symbol", filter: equals("featureType", "waypoint"), layout: [
+            layer("waypoint-name", "symbol", source: labelSourceName, filter: equals("featureType", "waypoint"), layout: [
                 ("text-field", get("name")),
                 ("text-font", font),
                 ("text-size", .number(theme.waypointTextSize)),
@@ -98,7 +111,7 @@ public enum MapLibreStyle {
                 ("text-halo-width", .number(theme.waypointTextHaloWidth)),
                 ("text-opacity", completedOpacity),
             ]),
-            layer("route-duration-label", "symbol", filter: equals("featureType", "label"), layout: [
+            layer("route-duration-label", "symbol", source: labelSourceName, filter: equals("featureType", "label"), layout: [
                 ("text-field", get("label")),
                 ("text-font", font),
                 ("text-size", .number(theme.durationLabelTextSize)),
@@ -112,9 +125,10 @@ public enum MapLibreStyle {
         ]
     }
 
-    private static func layer(_ id: String, _ type: String, filter: JSON?, layout: [(String, JSON)], paint: [(String, JSON)]) -> JSON {
+    private static func layer(_ id: String, _ type: String, source: String = sourceName, filter: JSON?,
+                              layout: [(String, JSON)], paint: [(String, JSON)]) -> JSON {
         var members: [(String, JSON)] = [("id", .string(id)), ("type", .string(type))]
-        if type != "background" { members.append(("source", .string(sourceName))) }
+        if type != "background" { members.append(("source", .string(source))) }
         if let filter { members.append(("filter", filter)) }
         if !layout.isEmpty { members.append(("layout", .object(layout))) }
         members.append(("paint", .object(paint)))

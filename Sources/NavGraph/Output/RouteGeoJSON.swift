@@ -11,12 +11,13 @@ public enum RouteGeoJSON {
         featureCollection(response, options).data(pretty: options.prettyPrinted)
     }
 
-    static func featureCollection(_ response: RouteResponse, _ options: OutputOptions) -> JSON {
+    /// With `pointsOnly`, just the waypoint and label points (the text source of the MapLibre style).
+    static func featureCollection(_ response: RouteResponse, _ options: OutputOptions, pointsOnly: Bool = false) -> JSON {
         let progress = RouteProgress.make(response, options)
         let currentLeg = progress?.legIndex ?? 0
         var features: [JSON] = []
         // Alternatives below the primary, lower-ranked alternatives lowest.
-        for index in response.routes.indices.reversed() {
+        for index in response.routes.indices.reversed() where !pointsOnly {
             let route = response.routes[index]
             features.append(summaryFeature(route, index: index, progress: index == 0 ? progress : nil, options))
             let pieces = route.legs.enumerated().map { l, leg in

@@ -21,7 +21,9 @@ public struct RouteTheme: Sendable, Equatable {
     public var routeCasingColor = "#475CCC"
     public var routeAlternateColor = "#FFA600"
     public var routeAlternateCasingColor = "#FFE666"
-    public var traversedRouteColor = "#2F7AC6"
+    /// Colour of the part of the primary route behind the vehicle; grey by default so it stands apart from
+    /// every congestion colour (the low and unknown blue above all).
+    public var traversedRouteColor = "#9E9E9E"
     /// Colour of the dotted overlay drawn on ferry segments.
     public var ferryDashColor = "#FFFFFF"
     /// Route line width in pixels by zoom; the casing is `routeCasingWidthRatio` times wider.

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Checks a navgraph Directions JSON against the OSRM / Mapbox Directions response shape, and against the
+styled GeoJSON of the same route.
+
+- top level: code "Ok", waypoints [{name, location [lon, lat], distance}], routes [...]
+- each route: distance, duration, weight, weight_name, geometry (polyline6 by default), legs
+- each leg: distance, duration, weight, summary, steps, annotation with distance/duration/speed/congestion/
+  congestion_numeric arrays of (leg coordinate count - 1) entries; legs share their joint coordinate, so
+  the entries of all legs add up to (geometry coordinate count - 1), and leg i ends at waypoint i + 1
+- leg distance = sum of its annotation distances; route distance = sum of leg distances
+- with --geojson: the decoded geometry of route i equals the coordinates of that GeoJSON's route feature
+  with routeIndex i (to 1e-6 degrees)
+
+Usage: Tools/check_directions.py DIRECTIONS.json [--geojson ROUTE.geojson] [--precision 6]
+Exit status 1 on any mismatch.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+
+def decode_polyline(text: str, precision: int = 6) -> list[tuple[float, float]]:
+    """Google encoded polyline -> [(lon, lat)], GeoJSON order."""
+    coords, index, lat, lon = [], 0, 0, 0
+    factor = 10 ** precision
+    while index < len(text):
+        values = []
+        for _ in range(2):
+            result, shift = 0, 0
+            while True:
+                byte = ord(text[index]) - 63
+                index += 1
+                result |= (byte & 0x1F) << shift
+                shift += 5
+                if byte < 0x20:
+                    break
+            values.append(~(result >> 1) if result & 1 else result >> 1)
+        lat += values[0]
+        lon += values[1]
+        coords.append((lon / factor, lat / factor))
+    return coords
+
+
+def haversine(a, b) -> float:
+    (lon1, lat1), (lon2, lat2) = a, b
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(h))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("directions")
+    parser.add_argument("--geojson")
+    parser.add_argument("--precision", type=int, default=6)
+    args = parser.parse_args()
+    doc = json.load(open(args.directions))
+    errors: list[str] = []
+
+    def expect(condition, message):
+        if not condition:
+            errors.append(message)
+
+    expect(doc.get("code") == "Ok", f"code is {doc.get('code')!r}")
+    waypoints = doc.get("waypoints", [])
+    for i, w in enumerate(waypoints):
+        expect(isinstance(w.get("name"), str), f"waypoints[{i}].name is not a string")
+        loc = w.get("location")
+        expect(isinstance(loc, list) and len(loc) == 2 and -180 <= loc[0] <= 180 and -90 <= loc[1] <= 90,
+               f"waypoints[{i}].location is not [lon, lat]: {loc}")
+        expect(isinstance(w.get("distance"), (int, float)), f"waypoints[{i}].distance is not a number")
+
+    geo_routes = {}
+    if args.geojson:
+        for f in json.load(open(args.geojson))["features"]:
+            p = f["properties"]
+            if p.get("featureType") == "route":
+                geo_routes[p["routeIndex"]] = [tuple(c) for c in f["geometry"]["coordinates"]]
+
+    for r, route in enumerate(doc.get("routes", [])):
+        where = f"routes[{r}]"
+        for key in ("distance", "duration", "weight", "weight_name", "geometry", "legs"):
+            expect(key in route, f"{where} has no {key}")
+        geometry = route.get("geometry")
+        if isinstance(geometry, str):
+            coords = decode_polyline(geometry, args.precision)
+        else:
+            coords = [tuple(c) for c in geometry["coordinates"]]
+        legs = route.get("legs", [])
+        expect(len(legs) == max(0, len(waypoints) - 1), f"{where}: {len(legs)} legs for {len(waypoints)} waypoints")
+        start = 0
+        for l, leg in enumerate(legs):
+            lw = f"{where}.legs[{l}]"
+            for key in ("distance", "duration", "weight", "summary", "steps", "annotation"):
+                expect(key in leg, f"{lw} has no {key}")
+            annotation = leg.get("annotation", {})
+            lengths = {k: len(v) for k, v in annotation.items()}
+            expect(len(set(lengths.values())) == 1, f"{lw}: annotation arrays differ in length: {lengths}")
+            n = lengths.get("distance", 0)
+            end = start + n
+            expect(end < len(coords), f"{lw}: {n} annotation entries run past the geometry ({len(coords)} coordinates)")
+            if end < len(coords):
+                # The annotation distances should match the geometry's segment lengths.
+                for s, d in enumerate(annotation.get("distance", [])):
+                    if d is None:
+                        continue
+                    g = haversine(coords[start + s], coords[start + s + 1])
+                    if abs(g - d) > max(1.0, 0.02 * d):
+                        errors.append(f"{lw}: annotation.distance[{s}] = {d} m but the geometry segment is {g:.1f} m")
+                        break
+                if l + 1 < len(waypoints):
+                    w = waypoints[l + 1]["location"]
+                    expect(haversine(coords[end], w) < 0.5,
+                           f"{lw} ends at {coords[end]} but waypoint {l + 1} is at {w}")
+            total = sum(d for d in annotation.get("distance", []) if d is not None)
+            expect(abs(total - leg.get("distance", 0)) < 0.1 * n + 0.5,
+                   f"{lw}: distance {leg.get('distance')} but annotations add up to {total:.1f}")
+            valid_congestion = {"unknown", "low", "moderate", "heavy", "severe"}
+            expect(all(c in valid_congestion for c in annotation.get("congestion", [])), f"{lw}: unknown congestion value")
+            start = end
+        expect(start == len(coords) - 1, f"{where}: legs cover {start} segments, the geometry has {len(coords) - 1}")
+        if waypoints and coords:
+            expect(haversine(coords[0], waypoints[0]["location"]) < 0.5, f"{where}: geometry does not start at waypoint 0")
+        leg_sum = sum(leg.get("distance", 0) for leg in legs)
+        expect(abs(leg_sum - route.get("distance", 0)) < 0.1 * len(legs) + 0.1,
+               f"{where}: distance {route.get('distance')} but legs add up to {leg_sum}")
+        if args.geojson:
+            geo = geo_routes.get(r)
+            if geo is None:
+                errors.append(f"{where}: no route feature with routeIndex {r} in {args.geojson}")
+            else:
+                same = len(geo) == len(coords) and all(abs(a[0] - b[0]) <= 1.5e-6 and abs(a[1] - b[1]) <= 1.5e-6
+                                                       for a, b in zip(geo, coords))
+                expect(same, f"{where}: polyline has {len(coords)} coordinates, the GeoJSON route {len(geo)}; "
+                             f"first difference at {next((i for i, (a, b) in enumerate(zip(geo, coords)) if a != b), None)}")
+        print(f"{where}: {len(coords)} coordinates, {len(legs)} legs with "
+              f"{[len(leg.get('annotation', {}).get('distance', [])) for leg in legs]} annotation entries, "
+              f"{route.get('distance')} m, {route.get('duration')} s"
+              + (", geometry matches the GeoJSON" if args.geojson and not any(where in e for e in errors) else ""))
+    for e in errors:
+        print(f"error: {e}")
+    print(f"{args.directions}: {len(doc.get('routes', []))} route(s), {len(errors)} error(s)")
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()
