@@ -49,6 +49,29 @@ import Testing
         try expectRefused(["import", input, "-o", out], mentions: [input, "no routable road"], noFile: out)
     }
 
+    /// libosmium reads compressed XML too; the same town imports the same from .osm, .osm.gz and .osm.bz2.
+    @Test func compressedXMLImports() throws {
+        let xml = Fixtures.workDirectory.appendingPathComponent("town-compressed.osm").path
+        try CraftedOSM.testTown(restriction: "no_left_turn").xml.write(toFile: xml, atomically: true, encoding: .utf8)
+        let plain = output("town-plain.navgraph")
+        #expect(try Fixtures.run(["import", xml, "-o", plain]).status == 0)
+        let reference = try RoutingGraph(path: plain)
+        for (tool, suffix) in [("/usr/bin/gzip", "gz"), ("/usr/bin/bzip2", "bz2")] where FileManager.default.isExecutableFile(atPath: tool) {
+            let compressed = "\(xml).\(suffix)"
+            try? FileManager.default.removeItem(atPath: compressed)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = ["-k", "-f", xml]
+            try process.run()
+            process.waitUntilExit()
+            let out = output("town-\(suffix).navgraph")
+            let result = try Fixtures.run(["import", compressed, "-o", out])
+            #expect(result.status == 0, "\(suffix): \(result.stderr)")
+            let graph = try RoutingGraph(path: out)
+            #expect(graph.edgeCount == reference.edgeCount && graph.restrictionCount == reference.restrictionCount)
+        }
+    }
+
     @Test func badRouteRequests() throws {
         let graph = try Fixtures.graph("monaco").file.path
         try expectRefused(["route", graph, "43.69,7.43", "43.7384,7.4246"], mentions: ["waypoint 1", "nearest road"], noFile: nil)
