@@ -28,8 +28,8 @@ fi
 # Find a Python >= 3.12: PEERS_PYTHON, then PATH, then pyenv installs.
 find_python() {
     local c
-    for c in "${PEERS_PYTHON:-}" python3.13 python3.12 \
-             "$HOME"/.pyenv/versions/3.13*/bin/python3 "$HOME"/.pyenv/versions/3.12*/bin/python3; do
+    for c in "${PEERS_PYTHON:-}" python3.12 python3.13 \
+             "$HOME"/.pyenv/versions/3.12*/bin/python3 "$HOME"/.pyenv/versions/3.13*/bin/python3; do
         [ -n "$c" ] || continue
         if command -v "$c" >/dev/null 2>&1 && \
            "$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then
