@@ -22,7 +22,6 @@ stores every returned route's decoded geometry, duration and distance.
 Writes OUT (full, per query; .gz suffix gzips) and OUT-stem.summary.json.
 """
 import argparse
-import http.client
 import json
 import shutil
 import sys
@@ -58,18 +57,18 @@ def query_record(i, code, latency_ms, routes, alternatives):
 
 
 def http_pass(port, pairs, alternatives):
-    box = [http.client.HTTPConnection("127.0.0.1", port, timeout=60)]
+    client = peerlib.KeepAliveClient(port)
     out = []
     for i, p in enumerate(pairs):
-        status, body, ms = peerlib.timed_http(box, "GET", route_path(p, alternatives))
+        status, body, ms = client.timed("GET", route_path(p, alternatives))
         try:
             doc = json.loads(body)
         except ValueError:
             doc = {"code": f"HTTP{status}"}
         routes = doc.get("routes") if doc.get("code") == "Ok" else None
         out.append(query_record(i, doc.get("code", f"HTTP{status}"), ms, routes, alternatives))
-    box[0].close()
-    return out
+    client.close()
+    return out, {"http_connections": client.connects}
 
 
 def inproc_pass(engine, pairs, alternatives):
@@ -91,20 +90,20 @@ def inproc_pass(engine, pairs, alternatives):
             routes = [{"distance": r["distance"], "duration": r["duration"], "geometry": str(r["geometry"])}
                       for r in res["routes"]]
         out.append(query_record(i, code, ms, routes, alternatives))
-    return out
+    return out, {}
 
 
 def run_passes(label, runner, alt_values, algo, mode, result):
     for alt in alt_values:
         t0 = time.monotonic()
-        queries = runner(alt)
+        queries, extra = runner(alt)
         summ = peerlib.run_summary(queries, alt)
         lat = summ["latency_routed"]
         log(f"[{algo}/{mode} alt={alt}] {summ['routed']}/{summ['queries']} routed in "
             f"{time.monotonic() - t0:.1f} s; p50 {lat.get('p50_ms')} p95 {lat.get('p95_ms')} "
             f"p99 {lat.get('p99_ms')} ms" + (f"; >=1 alt {summ['share_ge1_alternative']}" if alt else ""))
         result["runs"].append({"algorithm": algo, "mode": mode, "latency": label, "alternatives": alt,
-                               "summary": summ, "queries": queries})
+                               **extra, "summary": summ, "queries": queries})
 
 
 def main():

@@ -9,6 +9,7 @@ import json
 import os
 import platform
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -156,35 +157,55 @@ class Server:
         return self
 
     def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.terminate()
+        # The server runs in its own process group (start_new_session): signal that group only.
+        for sig, wait_s in ((signal.SIGINT, 5), (signal.SIGTERM, 5), (signal.SIGKILL, 15)):
+            if self.proc.poll() is not None:
+                break
             try:
-                self.proc.wait(timeout=15)
+                os.killpg(self.proc.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                self.proc.wait(timeout=wait_s)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=15)
+                pass
         self.log.close()
         log(f"[server] stopped (rc {self.proc.returncode})")
 
 
-def timed_http(conn_box, method, path, body=None, headers=None):
-    """One request on a keep-alive connection (reconnects once if it was dropped).
+class KeepAliveClient:
+    """One keep-alive HTTP/1.1 connection to 127.0.0.1:port; counts reconnects.
 
-    conn_box is a one-element list holding the http.client connection.
-    Returns (status, body bytes, latency ms): request write to full body read."""
-    for attempt in (0, 1):
-        conn = conn_box[0]
-        try:
-            t0 = time.perf_counter()
-            conn.request(method, path, body=body, headers=headers or {})
-            resp = conn.getresponse()
-            data = resp.read()
-            return resp.status, data, (time.perf_counter() - t0) * 1000.0
-        except (http.client.HTTPException, OSError):
-            if attempt:
-                raise
-            conn.close()
-            conn_box[0] = http.client.HTTPConnection(conn.host, conn.port, timeout=conn.timeout)
+    timed(method, path, ...) returns (status, body bytes, latency ms), latency
+    from writing the request to reading the whole body."""
+
+    def __init__(self, port, timeout=60):
+        self.port, self.timeout, self.connects = port, timeout, 0
+        self.conn = None
+
+    def timed(self, method, path, body=None, headers=None):
+        for attempt in (0, 1):
+            if self.conn is None:
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+                self.connects += 1
+            try:
+                t0 = time.perf_counter()
+                self.conn.request(method, path, body=body, headers=headers or {})
+                resp = self.conn.getresponse()
+                data = resp.read()
+                ms = (time.perf_counter() - t0) * 1000.0
+                if resp.will_close:
+                    self.close()
+                return resp.status, data, ms
+            except (http.client.HTTPException, OSError):
+                self.close()
+                if attempt:
+                    raise
+
+    def close(self):
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 def machine_info():
