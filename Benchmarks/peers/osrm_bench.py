@@ -24,6 +24,7 @@ Writes OUT (full, per query; .gz suffix gzips) and OUT-stem.summary.json.
 import argparse
 import json
 import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -93,19 +94,6 @@ def inproc_pass(engine, pairs, alternatives):
     return out, {}
 
 
-def run_passes(label, runner, alt_values, algo, mode, result):
-    for alt in alt_values:
-        t0 = time.monotonic()
-        queries, extra = runner(alt)
-        summ = peerlib.run_summary(queries, alt)
-        lat = summ["latency_routed"]
-        log(f"[{algo}/{mode} alt={alt}] {summ['routed']}/{summ['queries']} routed in "
-            f"{time.monotonic() - t0:.1f} s; p50 {lat.get('p50_ms')} p95 {lat.get('p95_ms')} "
-            f"p99 {lat.get('p99_ms')} ms" + (f"; >=1 alt {summ['share_ge1_alternative']}" if alt else ""))
-        result["runs"].append({"algorithm": algo, "mode": mode, "latency": label, "alternatives": alt,
-                               **extra, "summary": summ, "queries": queries})
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pbf", required=True)
@@ -115,6 +103,7 @@ def main():
     ap.add_argument("--algorithms", default="ch,mld")
     ap.add_argument("--limit", type=int, help="use only the first N pairs")
     ap.add_argument("--threads", type=int, default=2, help="osrm-routed worker threads")
+    ap.add_argument("--warmup", type=int, default=100, help="untimed queries (first pairs) before each pass")
     ap.add_argument("--modes", default="http,inproc")
     ap.add_argument("--workdir", help="default Benchmarks/work/osrm/<pbf name>")
     ap.add_argument("--osrm-pkg", default=OSRM_PKG, help="folder holding bin/ and share/profiles/")
@@ -129,8 +118,8 @@ def main():
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     pairs = peerlib.read_pairs(args.pairs, args.limit)
     alt_values = [0] + ([args.alternatives] if args.alternatives else [])
-    version = __import__("subprocess").run([bin_dir / "osrm-routed", "--version"], capture_output=True,
-                                           text=True).stdout.strip()
+    version = subprocess.run([bin_dir / "osrm-routed", "--version"], capture_output=True,
+                             text=True).stdout.strip()
 
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -171,15 +160,15 @@ def main():
                 ready = srv.wait_ready(probe)
                 log(f"[{algo}] osrm-routed ready after {ready:.1f} s on port {port}")
                 result["steps"][f"routed_{algo}_ready"] = {"wall_s": round(ready, 3)}
-                run_passes("client-side loopback HTTP, keep-alive", lambda alt: http_pass(port, pairs, alt),
-                           alt_values, algo, "http", result)
+                peerlib.run_passes(result, pairs, algo, "http", "client-side loopback HTTP, keep-alive",
+                                   alt_values, lambda alt, ps: http_pass(port, ps, alt), args.warmup)
                 result["steps"][f"routed_{algo}_peak_rss_kb"] = srv.peak_rss_kb()
 
         if "inproc" in modes and osrm_py is not None:
             engine = osrm_py.OSRM(algorithm=algo.upper(), storage_config=str(d / base), use_shared_memory=False,
                                   max_alternatives=max(3, args.alternatives))
-            run_passes("in-process osrm.OSRM.Route() call", lambda alt: inproc_pass(engine, pairs, alt),
-                       alt_values, algo, "inproc", result)
+            peerlib.run_passes(result, pairs, algo, "inproc", "in-process osrm.OSRM.Route() call",
+                               alt_values, lambda alt, ps: inproc_pass(engine, ps, alt), args.warmup)
             del engine
         elif "inproc" in modes:
             log("[inproc] skipped: the osrm Python module is not importable here")

@@ -208,12 +208,40 @@ class KeepAliveClient:
             self.conn = None
 
 
+def run_passes(result, pairs, algorithm, mode, label, alt_values, runner, warmup):
+    """One timed pass over all pairs per alternatives value, appended to result["runs"].
+
+    runner(alt, pairs) -> (per-query records, extra run fields). Before each pass
+    the first `warmup` pairs run untimed. The load average is noted around each
+    pass: the machine has 2 cores, so a load above ~1.5 means another job shared
+    the CPU and that pass's latencies are inflated."""
+    for alt in alt_values:
+        if warmup:
+            runner(alt, pairs[:warmup])
+        load0, t0 = os.getloadavg()[0], time.monotonic()
+        queries, extra = runner(alt, pairs)
+        run = {"algorithm": algorithm, "mode": mode, "latency": label, "alternatives": alt, **extra,
+               "warmup_queries": warmup, "wall_s": round(time.monotonic() - t0, 3),
+               "loadavg_1m_before": round(load0, 2), "loadavg_1m_after": round(os.getloadavg()[0], 2)}
+        run["summary"] = summ = run_summary(queries, alt)
+        run["queries"] = queries
+        lat = summ["latency_routed"]
+        log(f"[{algorithm}/{mode} alt={alt}] {summ['routed']}/{summ['queries']} routed in {run['wall_s']:.1f} s; "
+            f"p50 {lat.get('p50_ms')} p95 {lat.get('p95_ms')} p99 {lat.get('p99_ms')} ms"
+            + (f"; >=1 alt {summ['share_ge1_alternative']}" if alt else "")
+            + f"; load {run['loadavg_1m_before']}..{run['loadavg_1m_after']}")
+        if max(run["loadavg_1m_before"], run["loadavg_1m_after"]) > 1.5:
+            log("  warning: load average above 1.5: the CPU was shared during this pass")
+        result["runs"].append(run)
+
+
 def machine_info():
     return {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version()}
 
 
 def write_results(out, result):
-    """Write the full JSON (gzipped if OUT ends in .gz) and OUT-stem.summary.json without per-query data."""
+    """Write the full JSON (gzipped if OUT ends in .gz), OUT-stem.summary.json without
+    per-query data, and OUT-stem.queries.json.gz: per-query data without geometries."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     opener = gzip.open if out.suffix == ".gz" else open
@@ -223,4 +251,10 @@ def write_results(out, result):
     name = out.name.removesuffix(".gz").removesuffix(".json")
     spath = out.with_name(name + ".summary.json")
     spath.write_text(json.dumps(summary, indent=1) + "\n")
-    log(f"wrote {out} and {spath}")
+    compact = dict(result, runs=[dict(r, queries=[
+        dict(q, routes=[{k: v for k, v in rt.items() if k != "geometry"} for rt in q["routes"]])
+        if "routes" in q else q for q in r["queries"]]) for r in result["runs"]])
+    qpath = out.with_name(name + ".queries.json.gz")
+    with gzip.open(qpath, "wt") as f:
+        json.dump(compact, f, separators=(",", ":"))
+    log(f"wrote {out}, {spath} and {qpath}")

@@ -118,6 +118,7 @@ def main():
     ap.add_argument("--limit", type=int, help="use only the first N pairs")
     ap.add_argument("--modes", default="inproc,http")
     ap.add_argument("--threads", type=int, default=2, help="valhalla_service worker threads")
+    ap.add_argument("--warmup", type=int, default=100, help="untimed queries (first pairs) before each pass")
     ap.add_argument("--narrative", action="store_true", help="ask for maneuvers (default directions_type=none)")
     ap.add_argument("--workdir", help="default Benchmarks/work/valhalla/<pbf name>")
     args = ap.parse_args()
@@ -158,24 +159,12 @@ def main():
     tiles = [f for f in (work / "tiles").rglob("*") if f.is_file()]
     result["steps"]["tiles"] = {"files": len(tiles), "bytes": sum(f.stat().st_size for f in tiles)}
 
-    def passes(mode, label, runner):
-        for alt in alt_values:
-            t0 = time.monotonic()
-            queries, extra = runner(alt)
-            summ = peerlib.run_summary(queries, alt)
-            lat = summ["latency_routed"]
-            log(f"[{mode} alt={alt}] {summ['routed']}/{summ['queries']} routed in {time.monotonic() - t0:.1f} s; "
-                f"p50 {lat.get('p50_ms')} p95 {lat.get('p95_ms')} p99 {lat.get('p99_ms')} ms"
-                + (f"; >=1 alt {summ['share_ge1_alternative']}" if alt else ""))
-            result["runs"].append({"algorithm": "auto", "mode": mode, "latency": label, "alternatives": alt,
-                                   **extra, "summary": summ, "queries": queries})
-
     if "inproc" in modes:
         t0 = time.monotonic()
         actor = valhalla.Actor(str(query_cfg))
         result["steps"]["actor_init"] = {"wall_s": round(time.monotonic() - t0, 3)}
-        passes("inproc", "in-process valhalla.Actor.route() call",
-               lambda alt: inproc_pass(actor, pairs, alt, args.narrative))
+        peerlib.run_passes(result, pairs, "auto", "inproc", "in-process valhalla.Actor.route() call", alt_values,
+                           lambda alt, ps: inproc_pass(actor, ps, alt, args.narrative), args.warmup)
         del actor
 
     service = VAL_PKG / "bin" / "valhalla_service"
@@ -190,8 +179,8 @@ def main():
             ready = srv.wait_ready(probe)
             log(f"valhalla_service ready after {ready:.1f} s on port {port}")
             result["steps"]["service_ready"] = {"wall_s": round(ready, 3)}
-            passes("http", "client-side loopback HTTP, keep-alive",
-                   lambda alt: http_pass(port, pairs, alt, args.narrative))
+            peerlib.run_passes(result, pairs, "auto", "http", "client-side loopback HTTP, keep-alive", alt_values,
+                               lambda alt, ps: http_pass(port, ps, alt, args.narrative), args.warmup)
             result["steps"]["service_peak_rss_kb"] = srv.peak_rss_kb()
     elif "http" in modes:
         log("[http] skipped: no valhalla_service binary")
