@@ -85,7 +85,7 @@ def inproc_pass(engine, pairs, alternatives):
             code = res["code"]
         except Exception as e:  # OSRM raises on NoRoute/NoSegment etc.
             ms = (time.perf_counter() - t0) * 1000.0
-            res, code = None, str(e).split(":")[0][:60] or type(e).__name__
+            res, code = None, str(e).split(" - ")[0].split(":")[0][:60] or type(e).__name__
         routes = None
         if res is not None and code == "Ok":
             routes = [{"distance": r["distance"], "duration": r["duration"], "geometry": str(r["geometry"])}
@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--workdir", help="default Benchmarks/work/osrm/<pbf name>")
     ap.add_argument("--osrm-pkg", default=OSRM_PKG, help="folder holding bin/ and share/profiles/")
     args = ap.parse_args()
+    peerlib.exit_on_sigterm()
 
     pkg = Path(args.osrm_pkg)
     bin_dir, profile = pkg / "bin", pkg / "share" / "profiles" / "car.lua"

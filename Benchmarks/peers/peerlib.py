@@ -20,6 +20,11 @@ REPO = Path(__file__).resolve().parents[2]
 WORK = REPO / "Benchmarks" / "work"
 
 
+def exit_on_sigterm():
+    """Turn SIGTERM (e.g. from `timeout`) into SystemExit so `with Server(...)` blocks stop their server."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
 def log(*args):
     print(*args, file=sys.stderr, flush=True)
 

@@ -122,6 +122,7 @@ def main():
     ap.add_argument("--narrative", action="store_true", help="ask for maneuvers (default directions_type=none)")
     ap.add_argument("--workdir", help="default Benchmarks/work/valhalla/<pbf name>")
     args = ap.parse_args()
+    peerlib.exit_on_sigterm()
 
     pbf = Path(args.pbf).resolve()
     name = pbf.name.removesuffix(".osm.pbf").removesuffix(".pbf")
