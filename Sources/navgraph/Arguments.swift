@@ -46,6 +46,15 @@ struct Arguments {
         return parsed
     }
 
+    /// An option whose value must be one of an enum's raw values.
+    func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, _ type: Choice.Type) throws -> Choice? where Choice.RawValue == String {
+        guard let raw = options[name] else { return nil }
+        guard let parsed = Choice(rawValue: raw) else {
+            throw NavGraphError("--\(name): '\(raw)' is not one of \(Choice.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return parsed
+    }
+
     /// Rejects options this command does not know, naming the first one.
     func check(allowed: Set<String>) throws {
         for name in options.keys.sorted() + flags.sorted() where !allowed.contains(name) {

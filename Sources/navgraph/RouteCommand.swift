@@ -7,7 +7,7 @@ enum RouteCommand {
                                        "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes"]
 
     /// What `--format` may name.
-    enum Format: String { case summary, geojson, directions }
+    enum Format: String, CaseIterable { case summary, geojson, directions }
 
     static func run(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
@@ -42,10 +42,7 @@ enum RouteCommand {
             try parseCoordinate($0.element, what: "waypoint \($0.offset + 1)")
         }
         let output = try outputOptions(arguments)
-        let format = try arguments.options["format"].map { name in
-            guard let format = Format(rawValue: name) else { throw NavGraphError("--format: '\(name)' is not summary, geojson or directions") }
-            return format
-        }
+        let format = try arguments.choice("format", Format.self)
         let response = try router.route(waypoints, options: options)
         func render(_ format: Format) -> Data {
             switch format {
@@ -68,14 +65,8 @@ enum RouteCommand {
     static func outputOptions(_ arguments: Arguments) throws -> OutputOptions {
         var output = OutputOptions()
         if let theme = arguments.options["theme"] { output.theme = try RouteTheme.load(path: theme) }
-        if let units = arguments.options["units"] {
-            guard let parsed = DistanceUnits(rawValue: units) else { throw NavGraphError("--units: '\(units)' is not metric or imperial") }
-            output.units = parsed
-        }
-        if let geometry = arguments.options["geometry"] {
-            guard let parsed = GeometryFormat(rawValue: geometry) else { throw NavGraphError("--geometry: '\(geometry)' is not polyline6, polyline or geojson") }
-            output.geometry = parsed
-        }
+        output.units = try arguments.choice("units", DistanceUnits.self) ?? output.units
+        output.geometry = try arguments.choice("geometry", GeometryFormat.self) ?? output.geometry
         if let position = arguments.options["position"] { output.position = try parseCoordinate(position, what: "--position") }
         output.offRouteThreshold = try arguments.double("off-route", default: output.offRouteThreshold)
         if let names = arguments.options["names"] { output.waypointNames = names.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -90,14 +81,8 @@ enum RouteCommand {
             guard options.avoid.contains(.highway) else { throw NavGraphError("--avoid-trunk extends --avoid highway; add --avoid highway") }
             options.avoid.insert(.trunk)
         }
-        if let mode = arguments.options["avoid-mode"] {
-            guard let parsed = AvoidMode(rawValue: mode) else { throw NavGraphError("--avoid-mode: '\(mode)' is not strict or prefer") }
-            options.avoidMode = parsed
-        }
-        if let algorithm = arguments.options["algorithm"] {
-            guard let parsed = SearchAlgorithm(rawValue: algorithm) else { throw NavGraphError("--algorithm: '\(algorithm)' is not ch or dijkstra") }
-            options.algorithm = parsed
-        }
+        options.avoidMode = try arguments.choice("avoid-mode", AvoidMode.self) ?? options.avoidMode
+        options.algorithm = try arguments.choice("algorithm", SearchAlgorithm.self) ?? options.algorithm
         if arguments.flags.contains("alternatives") { options.alternatives = 2 }
         if let count = arguments.options["alternatives"] {
             guard let parsed = Int(count), parsed >= 0, parsed <= 10 else { throw NavGraphError("--alternatives: '\(count)' is not 0...10") }

@@ -40,7 +40,7 @@ public struct AvoidSet: OptionSet, Hashable, Sendable {
 }
 
 /// How avoidance applies: strictly (avoided edges are removed) or as a preference (they cost more).
-public enum AvoidMode: String, Sendable {
+public enum AvoidMode: String, Sendable, CaseIterable {
     case strict
     case prefer
 

@@ -18,25 +18,23 @@ struct RoutePlanner {
         d & 1 == 0 ? snap.offset : graph.edgeLength[snap.edge] - snap.offset
     }
 
+    /// For each usable direction of the snapped edge: its routing node and the cost from the edge start to the snap.
+    func partialCosts(of snap: Snap, metric: RoutingMetric) -> [Int: UInt32] {
+        var partials: [Int: UInt32] = [:]
+        for direction in 0..<2 {
+            let d = 2 * snap.edge + direction
+            let node = Int(graph.routingNodeOfEdge[d])
+            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
+            partials[node] = costs.cost(directedEdge: d, upTo: position(of: snap, onDirectedEdge: d), metric: metric)
+        }
+        return partials
+    }
+
     func endpoints(from source: Snap, to target: Snap, metric: RoutingMetric) -> LegEndpoints {
         var result = LegEndpoints()
-        var sourcePartial: [Int: UInt32] = [:], targetPartial: [Int: UInt32] = [:]
-        for direction in 0..<2 {
-            let d = 2 * source.edge + direction
-            let node = Int(graph.routingNodeOfEdge[d])
-            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
-            let partial = costs.cost(directedEdge: d, upTo: position(of: source, onDirectedEdge: d), metric: metric)
-            sourcePartial[node] = partial
-            result.sources.append(Endpoint(node: node, cost: metric.nodeWeight[node] - partial))
-        }
-        for direction in 0..<2 {
-            let d = 2 * target.edge + direction
-            let node = Int(graph.routingNodeOfEdge[d])
-            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
-            let partial = costs.cost(directedEdge: d, upTo: position(of: target, onDirectedEdge: d), metric: metric)
-            targetPartial[node] = partial
-            result.targets.append(Endpoint(node: node, cost: metric.nodeWeight[node] - partial))
-        }
+        let sourcePartial = partialCosts(of: source, metric: metric), targetPartial = partialCosts(of: target, metric: metric)
+        result.sources = sourcePartial.map { Endpoint(node: $0.key, cost: metric.nodeWeight[$0.key] - $0.value) }.sorted { $0.node < $1.node }
+        result.targets = targetPartial.map { Endpoint(node: $0.key, cost: metric.nodeWeight[$0.key] - $0.value) }.sorted { $0.node < $1.node }
         // A source node that is also a target: the zero-turn path is the direct candidate; any other
         // path must leave the node first, so it starts from the node's successors instead.
         var best: [Int: (cost: UInt32, origin: Int)] = [:]

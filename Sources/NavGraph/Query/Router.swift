@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which search answers queries: the hierarchy, or plain Dijkstra as the reference.
-public enum SearchAlgorithm: String, Sendable {
+public enum SearchAlgorithm: String, Sendable, CaseIterable {
     case hierarchy = "ch"
     case dijkstra
 }
