@@ -68,6 +68,26 @@ import Testing
         #expect(preferred.routes[0].usedAvoidedClasses == ["ferry"])
     }
 
+    /// Snapping skips avoided edges unless nothing else lies within the radius.
+    @Test func snappingPrefersEdgesThatAreNotAvoided() throws {
+        var osm = CraftedOSM()
+        osm.nodes = [(1, 45.0, 7.0), (2, 45.0, 7.01), (3, 45.0, 7.05), (4, 45.0, 7.06)]
+        osm.ways = [(1, [1, 2], ["highway": "primary"]), (2, [2, 3], ["route": "ferry"]), (3, [3, 4], ["highway": "primary"])]
+        let graph = try osm.importGraph(named: "ferry-snap")
+        let router = Router(graph: graph)
+        let nearFerry = Coordinate(lat: 45.0005, lon: 7.02)   // 56 m from the ferry, 787 m from the road
+        var options = RouteOptions()
+        options.avoid = .ferry
+        let metric = router.metric(avoid: .ferry, mode: .strict, traffic: nil)
+        let wide = try router.snap(nearFerry, index: 0, options: options, metric: metric)
+        #expect(!graph.flags(edge: wide.edge).contains(.ferry))
+        #expect(wide.distance > 700)
+        options.radius = 500
+        let narrow = try router.snap(nearFerry, index: 0, options: options, metric: metric)
+        #expect(graph.flags(edge: narrow.edge).contains(.ferry))
+        #expect(narrow.distance < 60)
+    }
+
     /// Isle of Man's ferries reach places no road reaches; avoiding ferries makes them unreachable, with that reason.
     @Test func realFerryOnlyDestination() throws {
         let graph = try Fixtures.graph("isle-of-man")
