@@ -110,6 +110,8 @@ def main():
     args = ap.parse_args()
     peerlib.exit_on_sigterm()
 
+    if not args.osrm_pkg:
+        sys.exit("osrm_bench: osrm-bindings not importable; pass --osrm-pkg or run Tools/setup_peers.sh")
     pkg = Path(args.osrm_pkg)
     bin_dir, profile = pkg / "bin", pkg / "share" / "profiles" / "car.lua"
     pbf = Path(args.pbf).resolve()
