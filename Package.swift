@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "navgraph", targets: ["navgraph"]),
         .executable(name: "navgraph-bench", targets: ["navgraph-bench"]),
+        .executable(name: "navgraph-altcheck", targets: ["navgraph-altcheck"]),
         .library(name: "NavGraph", targets: ["NavGraph"]),
     ],
     targets: [
@@ -30,7 +31,10 @@ let package = Package(
         .executableTarget(name: "navgraph", dependencies: ["NavGraph"], path: "Sources/navgraph"),
         // In-process measurements for Benchmarks/ (latency percentiles, customization times).
         .executableTarget(name: "navgraph-bench", dependencies: ["NavGraph"], path: "Sources/navgraph-bench"),
-        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph"], path: "Tests/NavGraphTests"),
+        // Judges other engines' alternatives (OSRM, Valhalla) by navgraph's admissibility criteria; see Benchmarks/ALTERNATIVES-PEERS.md.
+        .target(name: "AltCheck", dependencies: ["NavGraph"], path: "Sources/AltCheck"),
+        .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraph"], path: "Sources/navgraph-altcheck"),
+        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph", "AltCheck"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17
 )
