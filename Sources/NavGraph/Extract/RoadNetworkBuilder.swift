@@ -67,7 +67,8 @@ public enum RoadNetworkBuilder {
             func flush() {
                 if chain.count >= 2 {
                     appendEdge(chain, attributes: attributes, wayID: source.wayID(way), wayLength: wayLength,
-                               nameID: nameID, refID: refID, source: source, network: &network, graphNodeID: graphNodeID)
+                               nameID: nameID, refID: refID, from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
+                               source: source, network: &network)
                 }
                 chain.removeAll(keepingCapacity: true)
             }
@@ -107,8 +108,8 @@ public enum RoadNetworkBuilder {
     }
 
     private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, wayID: Int64, wayLength: Double,
-                                   nameID: UInt32, refID: UInt32, source: OSMSource, network: inout RoadNetwork,
-                                   graphNodeID: (Int32) -> UInt32) {
+                                   nameID: UInt32, refID: UInt32, from: UInt32, to: UInt32, source: OSMSource,
+                                   network: inout RoadNetwork) {
         var length = 0.0
         var previous: Coordinate?
         for index in chain {
@@ -121,8 +122,8 @@ public enum RoadNetworkBuilder {
             network.shapeOSMNode.append(source.nodeID(Int(index)))
         }
         network.edgeShapeFirst.append(UInt32(network.shapeLatE7.count))
-        network.edgeFrom.append(graphNodeID(chain[0]))
-        network.edgeTo.append(graphNodeID(chain[chain.count - 1]))
+        network.edgeFrom.append(from)
+        network.edgeTo.append(to)
         network.edgeLength.append(length)
         var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
         var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
