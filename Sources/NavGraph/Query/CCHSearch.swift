@@ -21,8 +21,6 @@ public final class CCHSearch: ShortestPathSearch {
     private var unpackStack = ContiguousArray<(arc: Int32, low: Int32, up: Bool)>()
     private var upArcs = ContiguousArray<(arc: Int32, low: Int32)>()
     private var downArcs = ContiguousArray<(arc: Int32, low: Int32)>()
-    /// Upward arcs relaxed by the last query.
-    public private(set) var relaxedArcs = 0
 
     public init(graph: RoutingGraph) {
         cch = graph.cch
@@ -65,7 +63,6 @@ public final class CCHSearch: ShortestPathSearch {
         for target in targets where refundShift - target.cost < backwardDistance[target.node] {
             backwardDistance[target.node] = refundShift - target.cost
         }
-        relaxedArcs = 0
         relax(forwardNodes, distance: forwardDistance, predecessorArc: forwardPredecessorArc,
               predecessorNode: forwardPredecessorNode, weights: metric.hierarchy.forward)
         relax(backwardNodes, distance: backwardDistance, predecessorArc: backwardPredecessorArc,
@@ -93,7 +90,6 @@ public final class CCHSearch: ShortestPathSearch {
             let base = distance[node]
             if base >= CCHMetric.infinity { continue }
             let begin = Int(firstUp[node]), end = Int(firstUp[node + 1])
-            relaxedArcs += end - begin
             for arc in begin..<end {
                 let weight = weights[arc]
                 if weight >= CCHMetric.infinity { continue }

@@ -5,7 +5,6 @@ public final class DijkstraSearch: ShortestPathSearch {
     private var predecessor: ContiguousArray<Int32>
     private var touched = ContiguousArray<Int32>()
     private var heap = MinHeap()
-    public private(set) var settledCount = 0
 
     public init(graph: RoutingGraph) {
         self.graph = graph
@@ -30,7 +29,6 @@ public final class DijkstraSearch: ShortestPathSearch {
             let node = Int(node32)
             if key != distance[node] { continue }
             if Int(key) - Int(maximumRefund) >= best { break }
-            settledCount += 1
             if let refund = targetRefund[node], Int(key) - Int(refund) < best {
                 best = Int(key) - Int(refund)
                 bestNode = node
@@ -55,17 +53,10 @@ public final class DijkstraSearch: ShortestPathSearch {
         return SearchResult(cost: best, nodes: nodes.reversed())
     }
 
-    /// Distances from the sources to every node (full run), for one-to-many checks.
-    public func distances(from sources: [Endpoint], metric: RoutingMetric) -> ContiguousArray<UInt32> {
-        _ = search(sources: sources, targets: [], metric: metric)
-        return distance
-    }
-
     private func reset() {
         for node in touched { distance[Int(node)] = UInt32.max; predecessor[Int(node)] = -1 }
         touched.removeAll(keepingCapacity: true)
         heap.removeAll()
-        settledCount = 0
     }
 }
 
