@@ -11,6 +11,7 @@ three log-log panels (preprocessing time, peak RSS, p50 latency) over routing no
 """
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -60,6 +61,16 @@ def measurement(rec, label_prefix):
 
 def nodes(rec):
     return g(rec, "navgraph", "bench", "routingNodes") or g(rec, "navgraph", "info", "routingNodes")
+
+
+def cli_customize(rec):
+    """Customization seconds printed by `navgraph traffic` (customize phase only)."""
+    m = re.search(r"customization ([\d.]+) s", g(rec, "navgraph", "traffic_cli", "stdout") or "")
+    return float(m.group(1)) if m else None
+
+
+def peer_pairs(rec, engine):
+    return g(rec, engine, "n_pairs") or "–"
 
 
 def osrm_steps(rec):
@@ -121,8 +132,8 @@ def report(res):
     rows = []
     for r in full:
         s, n = osrm_steps(r), r["navgraph"]
-        ph = g(n, "info", "phaseSeconds") or {}
-        cch = sum(v for k, v in ph.items() if any(w in k.lower() for w in ("order", "contract", "cch", "custom")))
+        ph = g(n, "info", "metadata", "phaseSeconds") or {}
+        cch = sum(v for k, v in ph.items() if k in ("order", "contract", "customize"))
         ch_total = (g(s, "extract", "wall_s") or 0) + (g(s, "contract", "wall_s") or 0)
         pl = measurement(r, "plain")
         rows.append([r["name"], f(nodes(r)), f(g(n, "import", "wall_s")), f(cch or None), f(g(s, "extract", "wall_s")),
@@ -130,7 +141,7 @@ def report(res):
                      f(g(pl, "p50"), 3), f(p50(r["osrm"], "ch"), 3), ratio(g(pl, "p50"), p50(r["osrm"], "ch")),
                      f(g(pl, "p99"), 3), f(g(run_of(r["osrm"], "ch"), "summary", "latency_routed", "p99_ms"), 3),
                      f(p50(r["osrm"], "ch", "http"), 3), f(g(n, "cli_batch", "p50_ms"), 3),
-                     f"{g(pl, 'queries')}/{r.get('peer_pairs')}"])
+                     f"{g(pl, 'queries')}/{peer_pairs(r, 'osrm')}"])
     out.append("\n## CH preprocessing and query latency vs OSRM CH (issue 3)\n")
     out.append(table(["input", "routing nodes", "navgraph import s", "of which CCH phases s", "osrm-extract s",
                       "osrm-contract s", "prep ratio (vs extract+contract)", "navgraph p50 ms", "OSRM CH p50 ms (in-proc)",
@@ -139,7 +150,7 @@ def report(res):
     out.append("\nLatency: navgraph = navgraph-bench in-process `Router.route` (snap + query + unpack + legs); OSRM = "
                "in-process `osrm.OSRM.Route()` via the Python bindings (overview=full, annotations), the closest to "
                "server-side time; HTTP = client-side loopback keep-alive, labelled. CLI batch = `navgraph route --pairs` "
-               "(its own per-query timer). CCH phases = navgraph phaseSeconds whose name mentions order/contract/cch/customiz.\n")
+               "(its own per-query timer). CCH phases = navgraph phaseSeconds order + contract + customize (nested dissection, chordal contraction, first customization).\n")
 
     rows = []
     for r in full:
@@ -148,12 +159,12 @@ def report(res):
         rows.append([r["name"], f(nodes(r))] + [f(c.get(k), 3) for k in
                     ("avoid toll", "avoid ferry", "avoid highway", "avoid toll+ferry", "avoid toll+highway",
                      "avoid ferry+highway", "avoid toll+ferry+highway", "traffic update (load + customize)")] +
-                    [f(g(u, "mld_customize", "wall_s")), f(g(u, "ch_contract", "wall_s")) if g(u, "ch_contract", "wall_s")
+                    [f(cli_customize(r), 3), f(g(u, "mld_customize", "wall_s")), f(g(u, "ch_contract", "wall_s")) if g(u, "ch_contract", "wall_s")
                      else "skipped", ratio(c.get("traffic update (load + customize)"), g(u, "mld_customize", "wall_s")),
                      ratio(c.get("traffic update (load + customize)"), g(u, "ch_contract", "wall_s"))])
     out.append("\n## Customization per avoid combination and traffic update vs OSRM segment speeds (issue 4)\n")
     out.append(table(["input", "nodes", "toll s", "ferry s", "highway s", "toll+ferry", "toll+highway", "ferry+highway",
-                      "toll+ferry+highway", "navgraph traffic (load+customize) s", "osrm-customize --segment-speed-file s",
+                      "toll+ferry+highway", "navgraph traffic (load+customize) s", "`navgraph traffic` customize s", "osrm-customize --segment-speed-file s",
                       "osrm-contract --segment-speed-file s", "ratio vs MLD", "ratio vs CH"], rows))
     out.append("\nOSRM speed file: the same sample traffic (Tools/make_sample_traffic.py), one `from,to,speed_kmh` row per "
                "directed segment with speed = 50 km/h × navgraph's speed share of the level (low 1.0, moderate 0.7, "
@@ -194,7 +205,7 @@ def report(res):
                 continue
             t, m, l = e[name]
             rows.append([r["name"], f(nodes(r)), name, f(t), ratio(nav[0], t), f(m, 0), ratio(nav[1], m), f(l, 3),
-                         ratio(nav[2], l), f"{r['valhalla_pairs'] if name == 'Valhalla' else r['peer_pairs']} pairs"])
+                         ratio(nav[2], l), f"{peer_pairs(r, 'valhalla' if name == 'Valhalla' else 'osrm')} pairs"])
     out.append("\n## Scaling summary (issue 7): navgraph / peer ratios, same run (< 1 = navgraph better)\n")
     out.append(table(["input", "routing nodes", "peer", "peer prep s", "prep ratio", "peer peak RSS MiB", "RSS ratio",
                       "peer p50 ms (in-proc)", "p50 ratio", "peer pairs"], rows))
@@ -213,7 +224,7 @@ def report(res):
         out.append(table(["routing nodes", "import + CCH s", "phases", "peak RSS MiB", "graph MB", "p50 ms", "p95 ms",
                           "p99 ms", "queries/s", "no path"],
                          [[f(nodes(r)), f(g(n, "import", "wall_s")),
-                           ", ".join(f"{k} {v:.2f}" for k, v in (g(n, "info", "phaseSeconds") or {}).items()),
+                           ", ".join(f"{k} {v:.2f}" for k, v in (g(n, "info", "metadata", "phaseSeconds") or {}).items()),
                            f(mib(g(n, "import", "max_rss_kb")), 0), f(n["graph_bytes"] / 1e6, 1), f(g(m, "p50"), 3),
                            f(g(m, "p95"), 3), f(g(m, "p99"), 3), f(g(m, "throughputPerSecond"), 0), f(g(m, "failed"))]]))
         out.append("")

@@ -54,7 +54,7 @@ def load():
 
 
 def run(cmd, timeout, stdout=None, cwd=REPO, stderr=None):
-    """Run cmd (own session) with a bounded timeout: SIGTERM, 30 s grace, then SIGKILL the group.
+    """Run cmd (own session) with a bounded timeout: SIGTERM to its process group, 30 s grace, then SIGKILL.
 
     Returns (returncode, wall seconds, stdout text or None)."""
     cmd = [str(c) for c in cmd]
@@ -66,12 +66,16 @@ def run(cmd, timeout, stdout=None, cwd=REPO, stderr=None):
         out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         log(f"timeout after {timeout} s: stopping {proc.pid}")
-        proc.send_signal(signal.SIGTERM)
         try:
+            os.killpg(proc.pid, signal.SIGTERM)  # the whole group: drivers and their build steps
             out, _ = proc.communicate(timeout=30)
         except subprocess.TimeoutExpired:
+            out = None
+        try:
             os.killpg(proc.pid, signal.SIGKILL)
-            out, _ = proc.communicate()
+        except ProcessLookupError:
+            pass
+        proc.wait()
         return -1, time.monotonic() - t0, out
     return proc.returncode, time.monotonic() - t0, out
 

@@ -249,9 +249,9 @@ def write_results(out, result):
     per-query data, and OUT-stem.queries.json.gz: per-query data without geometries."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    opener = gzip.open if out.suffix == ".gz" else open
+    opener = (lambda p, m: gzip.open(p, m, compresslevel=1)) if out.suffix == ".gz" else open
     with opener(out, "wt") as f:
-        json.dump(result, f, separators=(",", ":"))
+        f.write(json.dumps(result, separators=(",", ":")))  # dumps: C encoder, dump() is pure Python
     summary = dict(result, runs=[{k: v for k, v in r.items() if k != "queries"} for r in result["runs"]])
     name = out.name.removesuffix(".gz").removesuffix(".json")
     spath = out.with_name(name + ".summary.json")
@@ -261,5 +261,5 @@ def write_results(out, result):
         if "routes" in q else q for q in r["queries"]]) for r in result["runs"]])
     qpath = out.with_name(name + ".queries.json.gz")
     with gzip.open(qpath, "wt") as f:
-        json.dump(compact, f, separators=(",", ":"))
+        f.write(json.dumps(compact, separators=(",", ":")))
     log(f"wrote {out}, {spath} and {qpath}")
