@@ -1,22 +1,40 @@
-/// Traffic on individual OSM segments: a travel-time factor and a congestion value per segment and direction.
+/// Traffic on individual OSM segments: a travel-time factor and a congestion value per segment and direction,
+/// in dense arrays indexed by segment key so that lookups on the query path cost no hashing.
 public final class TrafficOverlay: @unchecked Sendable {
-    /// Key: shape point index of the segment's first point (in edge order) * 2 + direction (0 along the edge, 1 against).
-    public private(set) var factor: [Int: Double] = [:]
-    public private(set) var congestion: [Int: UInt8] = [:]
+    /// Time factor per key; 0 means no data.
+    private var factors = ContiguousArray<Double>()
+    /// Congestion per key; 255 means unknown.
+    private var congestions = ContiguousArray<UInt8>()
     public let label: String
+    /// Segments (per direction) that carry data.
+    public private(set) var segmentCount = 0
 
     public init(label: String) { self.label = label }
 
+    /// Key of a segment: shape point index of its first point (in edge order) * 2 + direction (0 along the edge, 1 against).
     @inline(__always) public static func key(segment: Int, direction: Int) -> Int { segment * 2 + direction }
 
     /// Sets one segment: `timeFactor` multiplies free-flow time (infinity closes it); congestion is 0–100 or nil.
     public func set(segment: Int, direction: Int, timeFactor: Double, congestion value: UInt8?) {
         let key = Self.key(segment: segment, direction: direction)
-        factor[key] = timeFactor
-        if let value { congestion[key] = value } else { congestion[key] = nil }
+        if key >= factors.count {
+            factors.append(contentsOf: repeatElement(0, count: key + 1 - factors.count))
+            congestions.append(contentsOf: repeatElement(255, count: key + 1 - congestions.count))
+        }
+        if factors[key] == 0 { segmentCount += 1 }
+        factors[key] = timeFactor
+        congestions[key] = value ?? 255
     }
 
-    public var segmentCount: Int { factor.count }
+    /// Time factor of a segment key, or nil without data.
+    @inline(__always) public func factor(key: Int) -> Double? {
+        key < factors.count && factors[key] != 0 ? factors[key] : nil
+    }
+
+    /// Congestion of a segment key, or nil when unknown.
+    @inline(__always) public func congestion(key: Int) -> UInt8? {
+        key < congestions.count && congestions[key] != 255 ? congestions[key] : nil
+    }
 }
 
 /// One segment of a directed edge in driving order, with its free-flow and current travel times.
@@ -55,8 +73,8 @@ public struct EdgeCostModel {
             var congestion: UInt8?
             if let traffic {
                 let key = TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)
-                if let factor = traffic.factor[key] { current = typical * factor }
-                congestion = traffic.congestion[key]
+                if let factor = traffic.factor(key: key) { current = typical * factor }
+                congestion = traffic.congestion(key: key)
             }
             result.append(EdgeSegment(from: start, to: end, length: length, typical: typical, current: current, congestion: congestion))
         }
