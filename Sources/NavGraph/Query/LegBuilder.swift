@@ -5,7 +5,7 @@ extension Router {
         let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
-        var distanceByName: [String: Double] = [:]
+        var distanceByName: [UInt32: Double] = [:]   // string id of the edge's name, else of its ref
         for (index, d) in directedEdges.enumerated() {
             let edge = d >> 1
             let from = index == 0 ? planner.position(of: path.source, onDirectedEdge: d) : 0
@@ -33,8 +33,8 @@ extension Router {
                     congestionNumeric: segment.congestion.map(Int.init), roadClass: roadClass,
                     isToll: flags.contains(.toll), isFerry: flags.contains(.ferry), edge: edge))
             }
-            let name = graph.string(graph.edgeName[edge]).isEmpty ? graph.string(graph.edgeRef[edge]) : graph.string(graph.edgeName[edge])
-            if !name.isEmpty { distanceByName[name, default: 0] += pieceLength }
+            let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
+            if name != 0 { distanceByName[name, default: 0] += pieceLength }
         }
         if coordinates.count == 1 {
             coordinates.append(path.target.point)
@@ -45,7 +45,7 @@ extension Router {
         } else {
             coordinates[coordinates.count - 1] = path.target.point
         }
-        let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map(\.key).joined(separator: ", ")
+        let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map { graph.string($0.key) }.joined(separator: ", ")
         return RouteLeg(coordinates: coordinates, annotations: annotations,
                         distance: annotations.reduce(0) { $0 + $1.distance },
                         duration: annotations.reduce(0) { $0 + $1.duration },
