@@ -21,7 +21,6 @@ With --alternatives N a second http and inproc pass asks for N alternatives and
 stores every returned route's decoded geometry, duration and distance.
 Writes OUT (full, per query; .gz suffix gzips) and OUT-stem.summary.json.
 """
-import argparse
 import json
 import shutil
 import subprocess
@@ -95,15 +94,9 @@ def inproc_pass(engine, pairs, alternatives):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pbf", required=True)
-    ap.add_argument("--pairs", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--alternatives", type=int, default=0)
+    ap = peerlib.argument_parser(__doc__)
     ap.add_argument("--algorithms", default="ch,mld")
-    ap.add_argument("--limit", type=int, help="use only the first N pairs")
     ap.add_argument("--threads", type=int, default=2, help="osrm-routed worker threads")
-    ap.add_argument("--warmup", type=int, default=100, help="untimed queries (first pairs) before each pass")
     ap.add_argument("--modes", default="http,inproc")
     ap.add_argument("--workdir", help="default Benchmarks/work/osrm/<pbf name>")
     ap.add_argument("--osrm-pkg", default=OSRM_PKG, help="folder holding bin/ and share/profiles/")

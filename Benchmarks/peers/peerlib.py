@@ -3,6 +3,7 @@
 Step timing through GNU time, percentiles, polyline decoding, pair files,
 loopback server start/stop with bounded waits, and the result JSON layout.
 """
+import argparse
 import gzip
 import http.client
 import json
@@ -263,3 +264,15 @@ def write_results(out, result):
     with gzip.open(qpath, "wt") as f:
         f.write(json.dumps(compact, separators=(",", ":")))
     log(f"wrote {out}, {spath} and {qpath}")
+
+
+def argument_parser(doc):
+    """A parser with the options both peer benches share: inputs, output, alternatives, pair limit, warm-up."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pbf", required=True)
+    ap.add_argument("--pairs", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--alternatives", type=int, default=0)
+    ap.add_argument("--limit", type=int, help="use only the first N pairs")
+    ap.add_argument("--warmup", type=int, default=100, help="untimed queries (first pairs) before each pass")
+    return ap

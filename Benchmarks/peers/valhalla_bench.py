@@ -20,7 +20,6 @@ Queries: {"locations": [A, B], "costing": "auto", "units": "kilometers",
           http.client connection; latency = client-side, request to full body.
 Writes OUT (full, per query; .gz suffix gzips) and OUT-stem.summary.json.
 """
-import argparse
 import json
 import re
 import shutil
@@ -110,15 +109,9 @@ def http_pass(port, pairs, alternatives, narrative):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--pbf", required=True)
-    ap.add_argument("--pairs", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--alternatives", type=int, default=0)
-    ap.add_argument("--limit", type=int, help="use only the first N pairs")
+    ap = peerlib.argument_parser(__doc__)
     ap.add_argument("--modes", default="inproc,http")
     ap.add_argument("--threads", type=int, default=2, help="valhalla_service worker threads")
-    ap.add_argument("--warmup", type=int, default=100, help="untimed queries (first pairs) before each pass")
     ap.add_argument("--narrative", action="store_true", help="ask for maneuvers (default directions_type=none)")
     ap.add_argument("--workdir", help="default Benchmarks/work/valhalla/<pbf name>")
     args = ap.parse_args()
