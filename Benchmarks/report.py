@@ -138,9 +138,9 @@ def report(res):
         pl = measurement(r, "plain")
         rows.append([r["name"], f(nodes(r)), f(g(n, "import", "wall_s")), f(cch or None), f(g(s, "extract", "wall_s")),
                      f(g(s, "contract", "wall_s")), ratio(g(n, "import", "wall_s"), ch_total),
-                     f(g(pl, "p50"), 3), f(p50(r["osrm"], "ch"), 3), ratio(g(pl, "p50"), p50(r["osrm"], "ch")),
-                     f(g(pl, "p99"), 3), f(g(run_of(r["osrm"], "ch"), "summary", "latency_routed", "p99_ms"), 3),
-                     f(p50(r["osrm"], "ch", "http"), 3), f(g(n, "cli_batch", "p50_ms"), 3),
+                     f(g(pl, "p50"), 3), f(p50(r.get("osrm"), "ch"), 3), ratio(g(pl, "p50"), p50(r.get("osrm"), "ch")),
+                     f(g(pl, "p99"), 3), f(g(run_of(r.get("osrm"), "ch"), "summary", "latency_routed", "p99_ms"), 3),
+                     f(p50(r.get("osrm"), "ch", "http"), 3), f(g(n, "cli_batch", "p50_ms"), 3),
                      f"{g(pl, 'queries')}/{peer_pairs(r, 'osrm')}"])
     out.append("\n## CH preprocessing and query latency vs OSRM CH (issue 3)\n")
     out.append(table(["input", "routing nodes", "navgraph import s", "of which CCH phases s", "osrm-extract s",
@@ -185,11 +185,11 @@ def report(res):
     rows = []
     for r in full:
         al = measurement(r, "alternatives")
-        oc, om = run_of(r["osrm"], "ch", "inproc", 3), run_of(r["osrm"], "mld", "inproc", 3)
+        oc, om = run_of(r.get("osrm"), "ch", "inproc", 3), run_of(r.get("osrm"), "mld", "inproc", 3)
         va = run_of(r.get("valhalla"), None, "inproc", 3)
         share = lambda run: f(g(run, "summary", "share_ge1_alternative"), 3)
-        rows.append([r["name"], f(g(al, "shareWithAlternative"), 3), f(g(al, "p50"), 3), share(oc), f(p50(r["osrm"], "ch", "inproc", 3), 3),
-                     share(om), f(p50(r["osrm"], "mld", "inproc", 3), 3), share(va), f(p50(r.get("valhalla"), None, "inproc", 3), 3)])
+        rows.append([r["name"], f(g(al, "shareWithAlternative"), 3), f(g(al, "p50"), 3), share(oc), f(p50(r.get("osrm"), "ch", "inproc", 3), 3),
+                     share(om), f(p50(r.get("osrm"), "mld", "inproc", 3), 3), share(va), f(p50(r.get("valhalla"), None, "inproc", 3), 3)])
     out.append("\n## Alternatives (3 asked): share of routed queries with ≥ 1 alternative, and p50 ms\n")
     out.append(table(["input", "navgraph share", "navgraph p50", "OSRM CH share", "CH p50", "OSRM MLD share", "MLD p50",
                       "Valhalla share", "Valhalla p50"], rows))
@@ -201,7 +201,8 @@ def report(res):
         nav = e["navgraph"]
         for name in ("OSRM CH", "OSRM MLD", "Valhalla"):
             if name not in e:
-                rows.append([r["name"], f(nodes(r)), name, "–", "–", "–", "–", "–", "–", "skipped (time budget)"])
+                why = r.get("peers_skipped") or g(r, "valhalla", "skipped") or "not measured"
+                rows.append([r["name"], f(nodes(r)), name, "–", "–", "–", "–", "–", "–", why])
                 continue
             t, m, l = e[name]
             rows.append([r["name"], f(nodes(r)), name, f(t), ratio(nav[0], t), f(m, 0), ratio(nav[1], m), f(l, 3),

@@ -5,7 +5,8 @@ Usage (from the repo root, with the peers venv python from Tools/setup_peers.sh)
   Benchmarks/run.py --inputs monaco,milan,milan-2x2,milan-5x5,NY [--pairs 10000]
                     [--import-only helgoland,kotka,...] [--peer-limit milan-5x5=2000]
                     [--valhalla-limit milan-5x5=500] [--no-valhalla milan-5x5]
-                    [--no-ch-speeds milan-5x5] [--results Benchmarks/results]
+                    [--no-ch-speeds milan-5x5] [--navgraph-only milan-9x9]
+                    [--results Benchmarks/results]
 
 Inputs: an extract name resolves to ../shared/data/NAME.osm.pbf (relative to the repo,
 override with --data), `milan-KxK` is made by Tools/tile_osm.py into Benchmarks/work/tiled,
@@ -16,7 +17,9 @@ in-process latency plain/avoid/traffic/alternatives 3), `navgraph route --pairs`
 then Benchmarks/peers/osrm_bench.py (extract, contract, partition, customize, latency inproc +
 HTTP), osrm-customize / osrm-contract --segment-speed-file on the extracted files, and
 Benchmarks/peers/valhalla_bench.py. Pairs: Tools/make_pairs.py N, seed 1 (peers may use the
-first --peer-limit of them). --import-only inputs get navgraph import vs osrm-extract only.
+first --peer-limit of them). --import-only inputs get navgraph import vs osrm-extract only;
+--navgraph-only inputs get the whole navgraph part and no peers (the record says why).
+Each run starts from an empty RESULTS/parts, so results.json holds this run only.
 
 Each input's record goes to RESULTS/parts/NAME.json as soon as it is done; at the end all
 parts are merged into RESULTS/results.json and Benchmarks/report.py writes report.md and
@@ -265,15 +268,20 @@ def main():
     ap.add_argument("--valhalla-limit", default="monaco=2000,milan=2000,milan-2x2=2000,milan-5x5=500")
     ap.add_argument("--no-valhalla", default="", help="inputs without Valhalla (time budget)")
     ap.add_argument("--no-ch-speeds", default="", help="inputs without osrm-contract --segment-speed-file")
+    ap.add_argument("--navgraph-only", default="", help="inputs measured without peers (too large for the time budget)")
     ap.add_argument("--data", default=str(REPO.parent / "shared" / "data"))
     ap.add_argument("--results", default=str(REPO / "Benchmarks" / "results"))
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     results = Path(args.results)
     (results / "parts").mkdir(parents=True, exist_ok=True)
+    for old in (results / "parts").glob("*.json"):
+        old.unlink()
     plimit, vlimit = kv(args.peer_limit), kv(args.valhalla_limit)
     no_val, no_ch = set(args.no_valhalla.split(",")), set(args.no_ch_speeds.split(","))
-    jobs = [(n, False) for n in args.inputs.split(",") if n] + [(n, True) for n in args.import_only.split(",") if n]
+    nav_only = [n for n in args.navgraph_only.split(",") if n]
+    jobs = [(n, False) for n in args.inputs.split(",") if n] + [(n, False) for n in nav_only] + \
+           [(n, True) for n in args.import_only.split(",") if n]
     t_start = time.monotonic()
     for name, import_only in jobs:
         log(f"=== {name}{' (import only)' if import_only else ''}, load {load()}")
@@ -294,7 +302,10 @@ def main():
             rec["pairs"] = str(pairs.relative_to(REPO))
         else:
             rec["navgraph"] = navgraph_part(name, src, kind, None, None, True)
-        if kind == "osm":
+        if name in nav_only:
+            rec["peers_skipped"] = ("navgraph only (--navgraph-only): OSRM extract+contract at this size would "
+                                    "exceed the run's time budget")
+        elif kind == "osm":
             if import_only:
                 rec["osrm_import"] = osrm_extract_only(name, src)
             else:
