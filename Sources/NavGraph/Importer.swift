@@ -32,7 +32,7 @@ public enum Importer {
                              input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
         let unordered = log.phase("turn graph") {
             let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
-            return (graph, "\(graph.nodeCount) routing nodes, \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
+            return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         let rank = try log.phase("order") {
@@ -59,7 +59,7 @@ public enum Importer {
             return (metric, "free-flow travel time")
         }
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
-        for (node, d) in turns.directedEdge.enumerated() { routingNodeOfEdge[Int(d)] = Int32(node) }
+        for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         let bbox = boundingBox(network)
         let (grid, gridFirst, gridSegment) = log.phase("spatial index") {
             let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
@@ -125,10 +125,12 @@ public enum Importer {
 
     private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout GraphFileWriter) {
         var fromFirst: ContiguousArray<UInt32> = [0], toFirst: ContiguousArray<UInt32> = [0]
-        var from = ContiguousArray<UInt32>(), to = ContiguousArray<UInt32>()
+        var viaPathFirst: ContiguousArray<UInt32> = [0]
+        var from = ContiguousArray<UInt32>(), to = ContiguousArray<UInt32>(), viaPath = ContiguousArray<UInt32>()
         for restriction in restrictions {
             from.append(contentsOf: restriction.fromDirectedEdges); fromFirst.append(UInt32(from.count))
             to.append(contentsOf: restriction.toDirectedEdges); toFirst.append(UInt32(to.count))
+            viaPath.append(contentsOf: restriction.viaDirectedEdges); viaPathFirst.append(UInt32(viaPath.count))
         }
         writer.add(Section.restrictionRelation, ContiguousArray(restrictions.map(\.relationID)))
         writer.add(Section.restrictionVia, ContiguousArray(restrictions.map(\.via)))
@@ -137,6 +139,8 @@ public enum Importer {
         writer.add(Section.restrictionFrom, from)
         writer.add(Section.restrictionToFirst, toFirst)
         writer.add(Section.restrictionTo, to)
+        writer.add(Section.restrictionViaPathFirst, viaPathFirst)
+        writer.add(Section.restrictionViaPath, viaPath)
     }
 
     /// Renumbers routing nodes so that node id equals rank.

@@ -57,4 +57,20 @@ struct CraftedOSM {
         }
         return osm
     }
+
+    /// Two parallel east-west streets joined by a short connector (way 20) at lon 7.002 and by a detour
+    /// (ways 40, 50, 60) to the east; `restriction` (e.g. no_u_turn) runs from way 10 via way 20 to way 30.
+    static func viaWayTown(restriction: String?) -> CraftedOSM {
+        var osm = CraftedOSM()
+        osm.nodes = [(1, 45.000, 7.000), (2, 45.000, 7.002), (5, 45.000, 7.004),
+                     (4, 45.001, 7.000), (3, 45.001, 7.002), (6, 45.001, 7.004)]
+        let road = ["highway": "residential"]
+        osm.ways = [(10, [1, 2], road), (20, [2, 3], road), (30, [3, 4], road),
+                    (40, [2, 5], road), (50, [5, 6], road), (60, [6, 3], road)]
+        if let restriction {
+            osm.relations = [(200, [("way", 10, "from"), ("way", 20, "via"), ("way", 30, "to")],
+                              ["type": "restriction", "restriction": restriction])]
+        }
+        return osm
+    }
 }

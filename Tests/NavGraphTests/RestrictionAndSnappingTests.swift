@@ -41,6 +41,83 @@ import Testing
         }
     }
 
+    /// Whether `sequence` holds `run` as consecutive elements.
+    func containsRun<Element: Equatable>(_ sequence: [Element], _ run: [Element]) -> Bool {
+        sequence.indices.contains { sequence[$0...].starts(with: run) }
+    }
+
+    /// A no_u_turn via way: blocked when entered from the from way, open when entered from anywhere else.
+    @Test func viaWayRestrictionBlocksOnlyItsSequence() throws {
+        let restricted = try CraftedOSM.viaWayTown(restriction: "no_u_turn").importGraph(named: "viaway-no")
+        let open = try CraftedOSM.viaWayTown(restriction: "no_u_turn").importGraph(named: "viaway-open", honourTurnRestrictions: false)
+        #expect(restricted.metadata.report.viaWayRestrictionsKept == 1)
+        #expect(restricted.routingNodeCount > open.routingNodeCount, "no copies of the via path were made")
+        let onFrom = Coordinate(lat: 45.0, lon: 7.001), onTo = Coordinate(lat: 45.001, lon: 7.001)
+        let onVia = Coordinate(lat: 45.0005, lon: 7.002), onOther = Coordinate(lat: 45.0, lon: 7.003)
+        var dijkstra = RouteOptions()
+        dijkstra.algorithm = .dijkstra
+        for (start, mustDetour) in [(onFrom, true), (onVia, false), (onOther, false)] {
+            let route = try Router(graph: restricted).route([start, onTo])
+            let free = try Router(graph: open).route([start, onTo])
+            let ways = route.routes[0].legs[0].directedEdges.map { restricted.edgeWay[$0 >> 1] }
+            #expect(!containsRun(ways, [10, 20, 30]), "via-way restriction violated: \(ways)")
+            if mustDetour {
+                #expect(ways.contains(50), "expected the detour east, got \(ways)")
+                #expect(route.routes[0].distance > free.routes[0].distance + 250)
+            } else {
+                #expect(abs(route.routes[0].distance - free.routes[0].distance) < 1, "entry not from way 10 was blocked: \(ways)")
+            }
+            #expect(try Router(graph: restricted).route([start, onTo], options: dijkstra).routes[0].weight == route.routes[0].weight)
+        }
+    }
+
+    /// only_u_turn via way: from the from way, the via way and then the to way are the only way on.
+    @Test func mandatoryViaWayIsFollowed() throws {
+        let graph = try CraftedOSM.viaWayTown(restriction: "only_u_turn").importGraph(named: "viaway-only")
+        let onFrom = Coordinate(lat: 45.0, lon: 7.001), onEastSide = Coordinate(lat: 45.0005, lon: 7.004)
+        let route = try Router(graph: graph).route([onFrom, onEastSide])
+        let ways = route.routes[0].legs[0].directedEdges.map { graph.edgeWay[$0 >> 1] }
+        #expect(Array(ways.prefix(3)) == [10, 20, 30], "left the from way by \(ways)")
+        var dijkstra = RouteOptions()
+        dijkstra.algorithm = .dijkstra
+        #expect(try Router(graph: graph).route([onFrom, onEastSide], options: dijkstra).routes[0].weight == route.routes[0].weight)
+    }
+
+    /// Milan's via-way restrictions are kept, and no route from a from way to its to way drives the banned sequence.
+    @Test func realViaWayRestrictionsHold() throws {
+        let graph = try Fixtures.graph("milan")
+        #expect(graph.metadata.report.viaWayRestrictionsKept >= 1)
+        let only = try graph.file.array("restriction.only", of: UInt8.self)
+        let fromFirst = try graph.file.array("restriction.fromFirst", of: UInt32.self)
+        let from = try graph.file.array("restriction.from", of: UInt32.self)
+        let toFirst = try graph.file.array("restriction.toFirst", of: UInt32.self)
+        let to = try graph.file.array("restriction.to", of: UInt32.self)
+        let viaFirst = try graph.file.array("restriction.viaPathFirst", of: UInt32.self)
+        let viaPath = try graph.file.array("restriction.viaPath", of: UInt32.self)
+        var dijkstra = RouteOptions()
+        dijkstra.algorithm = .dijkstra
+        var checked = 0
+        for index in 0..<only.count where viaFirst[index + 1] > viaFirst[index] {
+            let via = (Int(viaFirst[index])..<Int(viaFirst[index + 1])).map { Int(viaPath[$0]) }
+            for fromEdge in (Int(fromFirst[index])..<Int(fromFirst[index + 1])).map({ Int(from[$0]) }) {
+                for toEdge in (Int(toFirst[index])..<Int(toFirst[index + 1])).map({ Int(to[$0]) }) {
+                    let points = [Fixtures.midpoint(of: fromEdge >> 1, in: graph), Fixtures.midpoint(of: toEdge >> 1, in: graph)]
+                    guard let route = try? Router(graph: graph).route(points) else { continue }
+                    let edges = route.routes[0].legs[0].directedEdges
+                    let banned = [fromEdge] + via + [toEdge]
+                    if only[index] == 0 {
+                        #expect(!containsRun(edges, banned), "restriction \(index) violated")
+                    } else if let start = edges.firstIndex(of: fromEdge), start + 1 < edges.count {
+                        #expect(edges[start...].starts(with: banned) || edges[start...].count <= via.count, "mandatory restriction \(index) not followed")
+                    }
+                    #expect(try Router(graph: graph).route(points, options: dijkstra).routes[0].weight == route.routes[0].weight)
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked >= 1)
+    }
+
     @Test func onewayEdgeAgainstTheDirectionGoesAround() throws {
         let graph = try CraftedOSM.testTown(restriction: nil).importGraph(named: "town-oneway")
         let router = Router(graph: graph)
@@ -100,12 +177,7 @@ import Testing
         var changed = 0
         for index in 0..<relation.count where only[index] == 0 {
             let fromEdge = Int(from[Int(fromFirst[index])]), toEdge = Int(to[Int(toFirst[index])])
-            func midpoint(_ d: Int) -> Coordinate {
-                let first = Int(graph.edgeShapeFirst[d >> 1]), end = Int(graph.edgeShapeFirst[(d >> 1) + 1])
-                let a = graph.coordinate(shapePoint: first), b = graph.coordinate(shapePoint: end - 1)
-                return (end - first) > 2 ? graph.coordinate(shapePoint: (first + end) / 2) : Coordinate(lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2)
-            }
-            let points = [midpoint(fromEdge), midpoint(toEdge)]
+            let points = [Fixtures.midpoint(of: fromEdge >> 1, in: graph), Fixtures.midpoint(of: toEdge >> 1, in: graph)]
             guard let restricted = try? Router(graph: graph).route(points), let free = try? Router(graph: open).route(points) else { continue }
             let edges = restricted.routes[0].legs[0].directedEdges
             let forbidden = Set((Int(fromFirst[index])..<Int(fromFirst[index + 1])).map { Int(from[$0]) })

@@ -42,6 +42,13 @@ enum Fixtures {
         return graph
     }
 
+    /// A point in the middle of an edge's shape (a shape point, or halfway along a single segment).
+    static func midpoint(of edge: Int, in graph: RoutingGraph) -> Coordinate {
+        let first = Int(graph.edgeShapeFirst[edge]), end = Int(graph.edgeShapeFirst[edge + 1])
+        let a = graph.coordinate(shapePoint: first), b = graph.coordinate(shapePoint: end - 1)
+        return (end - first) > 2 ? graph.coordinate(shapePoint: (first + end) / 2) : Coordinate(lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2)
+    }
+
     /// Path of the navgraph executable built next to the test bundle.
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

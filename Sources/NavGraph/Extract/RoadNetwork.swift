@@ -30,13 +30,28 @@ public struct RoadNetwork {
     public var edgeCount: Int { edgeFrom.count }
 }
 
-/// A turn restriction resolved onto the road network: at node `via`, from directed edge to directed edge.
+/// A turn restriction resolved onto the road network: from directed edge, at junction `via` (or along a via path
+/// that starts there), to directed edge.
 public struct TurnRestriction: Sendable, Equatable {
     /// Directed edge ids are 2 * edge + (0 forward, 1 backward).
     public var fromDirectedEdges: [UInt32]
+    /// The junction the from edges arrive at.
     public var via: UInt32
     public var toDirectedEdges: [UInt32]
     /// true for only_*, false for no_*.
     public var isMandatory: Bool
     public var relationID: Int64
+    /// For a via-way restriction, the directed edges driven along the via ways from `via` to where the to edges
+    /// leave; empty for a via-node restriction.
+    public var viaDirectedEdges: [UInt32]
+
+    public init(fromDirectedEdges: [UInt32], via: UInt32, toDirectedEdges: [UInt32], isMandatory: Bool,
+                relationID: Int64, viaDirectedEdges: [UInt32] = []) {
+        self.fromDirectedEdges = fromDirectedEdges
+        self.via = via
+        self.toDirectedEdges = toDirectedEdges
+        self.isMandatory = isMandatory
+        self.relationID = relationID
+        self.viaDirectedEdges = viaDirectedEdges
+    }
 }

@@ -9,6 +9,8 @@ public struct ImportReport: Codable, Sendable {
     public var missingNodeRefs = 0
     public var waysCutAtMissingNodes = 0
     public var restrictionsKept = 0
+    /// Of the kept restrictions, those with via ways (routed on copies of their via path).
+    public var viaWayRestrictionsKept = 0
     public var restrictionsDropped: [String: Int] = [:]
 }
 

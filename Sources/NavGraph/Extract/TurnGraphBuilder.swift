@@ -1,14 +1,19 @@
 /// The edge-based graph routing runs on: a node per drivable directed road edge, an arc per allowed turn.
-/// Turn restrictions and the no-U-turn rule live in which arcs exist.
+/// Turn restrictions and the no-U-turn rule live in which arcs exist; via-way restrictions add copies of the
+/// nodes along their via path (several routing nodes may then share a directed edge).
 public struct TurnGraph {
     /// Directed edge (2 * edge + direction) of each routing node.
     public var directedEdge = ContiguousArray<UInt32>()
     /// Arcs of routing node v are head[firstOut[v] ..< firstOut[v + 1]].
     public var firstOut = ContiguousArray<UInt32>()
     public var head = ContiguousArray<UInt32>()
+    /// The last viaPathCopyCount nodes (before renumbering) are copies of via-way paths, not plain directed edges.
+    public var viaPathCopyCount = 0
 
     public init() {}
     public var nodeCount: Int { directedEdge.count }
+    /// Nodes one per drivable directed edge, the first ones before renumbering.
+    public var originalNodeCount: Int { directedEdge.count - viaPathCopyCount }
     public var arcCount: Int { head.count }
 }
 
@@ -49,10 +54,10 @@ public enum TurnGraphBuilder {
             fill[Int(network.edgeTo[edge])] += 1
         }
 
-        // Restrictions keyed by the arriving directed edge.
+        // Via-node restrictions keyed by the arriving directed edge.
         var forbiddenTurns: [UInt32: Set<UInt32>] = [:]
         var mandatoryTurns: [UInt32: Set<UInt32>] = [:]
-        for restriction in restrictions {
+        for restriction in restrictions where restriction.viaDirectedEdges.isEmpty {
             for from in restriction.fromDirectedEdges {
                 if restriction.isMandatory {
                     let allowed = Set(restriction.toDirectedEdges)
@@ -63,9 +68,35 @@ public enum TurnGraphBuilder {
             }
         }
 
-        graph.firstOut.reserveCapacity(graph.nodeCount + 1)
+        // Via-way restrictions: the via path entered from a restricted from edge runs on copies of its routing
+        // nodes, one chain per (from edge, path prefix), whose last copy lacks the forbidden exits (or has only the
+        // mandatory ones). A chain node continues along the chain, and otherwise turns back onto the ordinary graph.
+        var copies = ViaPathCopies(originalCount: graph.nodeCount)
+        for restriction in restrictions where !restriction.viaDirectedEdges.isEmpty {
+            let path = restriction.viaDirectedEdges
+            for from in restriction.fromDirectedEdges {
+                var parent = ViaPathCopies.Parent.original(from)
+                if restriction.isMandatory {
+                    mandatoryTurns[from] = (mandatoryTurns[from] ?? [path[0]]).intersection([path[0]])
+                }
+                for (index, d) in path.enumerated() {
+                    let copy = copies.child(of: parent, along: d)
+                    if index + 1 < path.count {
+                        if restriction.isMandatory { copies.restrict(copy, to: [path[index + 1]]) }
+                    } else if restriction.isMandatory {
+                        copies.restrict(copy, to: Set(restriction.toDirectedEdges))
+                    } else {
+                        copies.forbid(copy, restriction.toDirectedEdges)
+                    }
+                    parent = .copy(copy)
+                }
+            }
+        }
+
+        graph.firstOut.reserveCapacity(graph.nodeCount + copies.count + 1)
         graph.firstOut.append(0)
-        for d in graph.directedEdge {
+        func addTurns(of d: UInt32, as parent: ViaPathCopies.Parent, forbidden extraForbidden: Set<UInt32>?,
+                      mandatory extraMandatory: Set<UInt32>?) {
             let edge = Int(d >> 1)
             let junction = Int(d & 1 == 0 ? network.edgeTo[edge] : network.edgeFrom[edge])
             let forbidden = forbiddenTurns[d]
@@ -76,10 +107,67 @@ public enum TurnGraphBuilder {
                 if next == d ^ 1 && degree[junction] > 1 { continue }
                 if let forbidden, forbidden.contains(next) { continue }
                 if let mandatory, !mandatory.contains(next) { continue }
-                graph.head.append(UInt32(routingNode[Int(next)]))
+                if let extraForbidden, extraForbidden.contains(next) { continue }
+                if let extraMandatory, !extraMandatory.contains(next) { continue }
+                if let copy = copies.existingChild(of: parent, along: next) {
+                    graph.head.append(UInt32(copies.originalCount + copy))
+                } else {
+                    graph.head.append(UInt32(routingNode[Int(next)]))
+                }
             }
             graph.firstOut.append(UInt32(graph.head.count))
         }
+        for d in graph.directedEdge {
+            addTurns(of: d, as: .original(d), forbidden: nil, mandatory: nil)
+        }
+        for copy in 0..<copies.count {
+            addTurns(of: copies.directedEdge[copy], as: .copy(copy), forbidden: copies.forbidden[copy], mandatory: copies.mandatory[copy])
+        }
+        graph.directedEdge.append(contentsOf: copies.directedEdge)
+        graph.viaPathCopyCount = copies.count
         return graph
+    }
+}
+
+/// The copies of via-way paths TurnGraphBuilder adds: a trie over (from edge, via path prefix).
+struct ViaPathCopies {
+    /// What a copy continues from: an ordinary routing node's directed edge or another copy.
+    enum Parent: Hashable {
+        case original(UInt32)
+        case copy(Int)
+    }
+
+    private struct Key: Hashable {
+        var parent: Parent
+        var next: UInt32
+    }
+
+    let originalCount: Int
+    private var children: [Key: Int] = [:]
+    private(set) var directedEdge = ContiguousArray<UInt32>()
+    private(set) var forbidden: [Set<UInt32>?] = []
+    private(set) var mandatory: [Set<UInt32>?] = []
+
+    init(originalCount: Int) { self.originalCount = originalCount }
+
+    var count: Int { directedEdge.count }
+
+    func existingChild(of parent: Parent, along d: UInt32) -> Int? { children[Key(parent: parent, next: d)] }
+
+    /// The copy of directed edge d entered from parent, made on first use.
+    mutating func child(of parent: Parent, along d: UInt32) -> Int {
+        if let copy = children[Key(parent: parent, next: d)] { return copy }
+        let copy = directedEdge.count
+        children[Key(parent: parent, next: d)] = copy
+        directedEdge.append(d)
+        forbidden.append(nil)
+        mandatory.append(nil)
+        return copy
+    }
+
+    mutating func forbid(_ copy: Int, _ exits: [UInt32]) { forbidden[copy] = (forbidden[copy] ?? []).union(exits) }
+
+    mutating func restrict(_ copy: Int, to exits: Set<UInt32>) {
+        mandatory[copy] = mandatory[copy].map { $0.intersection(exits) } ?? exits
     }
 }

@@ -1,4 +1,4 @@
-/// Resolves OSM `type=restriction` relations (from way, via node, to way) onto directed edges of the road network.
+/// Resolves OSM `type=restriction` relations (from way, via node or via ways, to way) onto directed edges of the road network.
 enum TurnRestrictionReader {
     static func read(source: OSMSource, network: RoadNetwork, graphNode: ContiguousArray<Int32>,
                      report: inout ImportReport) -> [TurnRestriction] {
@@ -32,8 +32,23 @@ enum TurnRestrictionReader {
                 drop("malformed members")
                 continue
             }
+            guard let fromEdges = edgesByWay[froms[0].ref], let toEdges = edgesByWay[tos[0].ref] else {
+                drop("from or to way not routable or not in the extract")
+                continue
+            }
+            if vias.allSatisfy({ $0.type == "w" }) {
+                switch resolveViaWays(vias.map(\.ref), from: fromEdges, to: toEdges, edgesByWay: edgesByWay, network: network) {
+                case .failure(let error):
+                    drop(error.reason)
+                case .success(let resolved):
+                    restrictions.append(TurnRestriction(fromDirectedEdges: resolved.arriving, via: resolved.entry,
+                                                        toDirectedEdges: resolved.leaving, isMandatory: isMandatory,
+                                                        relationID: source.relationID(relation), viaDirectedEdges: resolved.path))
+                }
+                continue
+            }
             guard vias.count == 1, vias[0].type == "n" else {
-                drop("via way (not supported yet)")
+                drop("malformed members")
                 continue
             }
             guard let viaIndex = source.nodeIndex(of: vias[0].ref), graphNode[viaIndex] >= 0 else {
@@ -41,10 +56,6 @@ enum TurnRestrictionReader {
                 continue
             }
             let via = UInt32(graphNode[viaIndex])
-            guard let fromEdges = edgesByWay[froms[0].ref], let toEdges = edgesByWay[tos[0].ref] else {
-                drop("from or to way not routable or not in the extract")
-                continue
-            }
             // Directed edges of the from way that arrive at via, and of the to way that leave it.
             var arriving: [UInt32] = [], leaving: [UInt32] = []
             for edge in fromEdges {
@@ -63,6 +74,79 @@ enum TurnRestrictionReader {
                                                 isMandatory: isMandatory, relationID: source.relationID(relation)))
         }
         report.restrictionsKept = restrictions.count
+        report.viaWayRestrictionsKept = restrictions.count { !$0.viaDirectedEdges.isEmpty }
         return restrictions
+    }
+
+    /// A via-way restriction on the network: the from way's directed edges arriving at the via ways (one junction),
+    /// the drivable path along them, and the to way's directed edges leaving their far end.
+    struct ViaWayPath {
+        var arriving: [UInt32]
+        var entry: UInt32
+        var path: [UInt32]
+        var leaving: [UInt32]
+    }
+
+    /// Finds where the from way meets the via ways, where the to way leaves them, and the drivable path between.
+    static func resolveViaWays(_ viaWays: [Int64], from fromEdges: [UInt32], to toEdges: [UInt32],
+                               edgesByWay: [Int64: [UInt32]], network: RoadNetwork) -> Result<ViaWayPath, ViaWayError> {
+        var viaEdges: [UInt32] = []
+        for way in viaWays {
+            guard let edges = edgesByWay[way] else { return .failure(ViaWayError("via way not routable or not in the extract")) }
+            viaEdges.append(contentsOf: edges)
+        }
+        var onVia = Set<UInt32>()
+        for edge in viaEdges { onVia.insert(network.edgeFrom[Int(edge)]); onVia.insert(network.edgeTo[Int(edge)]) }
+        var arriving: [UInt32] = [], leaving: [UInt32] = []
+        for edge in fromEdges {
+            if onVia.contains(network.edgeTo[Int(edge)]) { arriving.append(edge * 2) }
+            if onVia.contains(network.edgeFrom[Int(edge)]) { arriving.append(edge * 2 + 1) }
+        }
+        for edge in toEdges {
+            if onVia.contains(network.edgeFrom[Int(edge)]) { leaving.append(edge * 2) }
+            if onVia.contains(network.edgeTo[Int(edge)]) { leaving.append(edge * 2 + 1) }
+        }
+        func head(_ d: UInt32) -> UInt32 { d & 1 == 0 ? network.edgeTo[Int(d >> 1)] : network.edgeFrom[Int(d >> 1)] }
+        func tail(_ d: UInt32) -> UInt32 { d & 1 == 0 ? network.edgeFrom[Int(d >> 1)] : network.edgeTo[Int(d >> 1)] }
+        arriving = arriving.filter { TurnGraphBuilder.isDrivable(network, directedEdge: Int($0)) }
+        leaving = leaving.filter { TurnGraphBuilder.isDrivable(network, directedEdge: Int($0)) }
+        guard let entry = arriving.first.map(head), let exit = leaving.first.map(tail) else {
+            return .failure(ViaWayError("from or to way does not touch the via way"))
+        }
+        guard arriving.allSatisfy({ head($0) == entry }), leaving.allSatisfy({ tail($0) == exit }) else {
+            return .failure(ViaWayError("from or to way touches the via way at two junctions"))
+        }
+        guard entry != exit else { return .failure(ViaWayError("via way does not lead from the from way to the to way")) }
+        // Breadth-first search over the via ways' drivable directed edges, from the entry junction to the exit.
+        var reachedBy: [UInt32: UInt32] = [:]   // junction -> directed edge it was first reached by
+        var frontier = [entry]
+        while !frontier.isEmpty, reachedBy[exit] == nil {
+            var next: [UInt32] = []
+            for junction in frontier {
+                for edge in viaEdges {
+                    for d in [edge * 2, edge * 2 + 1] where tail(d) == junction && TurnGraphBuilder.isDrivable(network, directedEdge: Int(d)) {
+                        let reached = head(d)
+                        if reached != entry && reachedBy[reached] == nil { reachedBy[reached] = d; next.append(reached) }
+                    }
+                }
+            }
+            frontier = next
+        }
+        guard reachedBy[exit] != nil else {
+            return .failure(ViaWayError("via way not drivable from the from way to the to way"))
+        }
+        var path: [UInt32] = []
+        var junction = exit
+        while junction != entry, let d = reachedBy[junction] {
+            path.append(d)
+            junction = tail(d)
+        }
+        return .success(ViaWayPath(arriving: arriving, entry: entry, path: path.reversed(), leaving: leaving))
+    }
+
+    /// Why a via-way restriction could not be resolved (the import report's drop reason).
+    struct ViaWayError: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
     }
 }

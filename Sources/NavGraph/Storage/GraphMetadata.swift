@@ -39,6 +39,7 @@ public enum Section {
     public static let restrictionRelation = "restriction.relation", restrictionVia = "restriction.via"
     public static let restrictionMandatory = "restriction.only", restrictionFromFirst = "restriction.fromFirst"
     public static let restrictionFrom = "restriction.from", restrictionToFirst = "restriction.toFirst", restrictionTo = "restriction.to"
+    public static let restrictionViaPathFirst = "restriction.viaPathFirst", restrictionViaPath = "restriction.viaPath"
     public static let cchFirstUp = "cch.firstUp", cchUpHead = "cch.upHead", cchParent = "cch.parent", cchInputArc = "cch.inputArc"
     public static let metricForward = "metric.forward", metricBackward = "metric.backward"
     public static let metricForwardVia = "metric.forwardVia", metricBackwardVia = "metric.backwardVia"

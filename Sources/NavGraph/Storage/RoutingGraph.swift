@@ -84,6 +84,7 @@ public final class RoutingGraph: @unchecked Sendable {
             ("edge shape", edgeShapeFirst.count == edges + 1 && Int(edgeShapeFirst.last ?? 0) == shapeLatE7.count),
             ("shape arrays", shapeLonE7.count == shapeLatE7.count && shapeOSMNode.count == shapeLatE7.count),
             ("routing arrays", routingNodeOfEdge.count == 2 * edges && routingComponent.count == routing && cch.parent.count == routing),
+            ("routing edges", routingEdge.allSatisfy { Int($0) < 2 * edges } && routingNodeOfEdge.allSatisfy { Int($0) < routing }),
             ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
             ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
