@@ -98,6 +98,12 @@ import Testing
         }
     }
 
+    @Test func crlfSpacesAndCaseAreTolerated() throws {
+        let graph = try parallelRoads()
+        let table = try TrafficFile.load(path: try write("from_osm_id, to_osm_id, congestion\r\n 2 , 3 , Severe \r\n\r\n# done\r\n", "crlf.csv"), graph: graph)
+        #expect(table.rowsRead == 1 && table.segmentKey.count == 1 && table.congestion.first == 90)
+    }
+
     /// On Monaco with the bundled sample traffic: the hierarchy equals Dijkstra, and a jammed route moves.
     @Test func realTrafficIsExactAndMovesRoutes() throws {
         let graph = try Fixtures.graph("monaco")

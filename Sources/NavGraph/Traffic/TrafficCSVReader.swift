@@ -7,118 +7,226 @@ import Foundation
 /// - the congestion form, header `from_osm_id,to_osm_id,congestion`, values 0–100 or low/moderate/heavy/severe.
 /// A last header column `hour_of_day` (0–23) or `hour_of_week` (0–167 from Monday 00:00) makes rows time-dependent.
 /// A speed of 0 closes the segment; a congestion value c slows it to TrafficTable.speedShare(c) of free flow.
+///
+/// The file is parsed as bytes, every row is checked, and the rows' node pairs go into an open-addressing table
+/// that one pass over the graph's segments resolves; nothing is allocated per segment.
 public enum TrafficCSVReader {
     public static let maximumSpeedKmh = 300.0
 
+    /// A data row as read, before it is mapped onto the graph.
+    private struct Row {
+        var from: Int64
+        var to: Int64
+        var slot: Int16
+        /// Congestion 0–100 in the congestion form, km/h in the speed form.
+        var value: Double
+    }
+
     public static func read(path: String, graph: RoutingGraph) throws -> TrafficTable {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw NavGraphError("\(path): cannot read traffic file")
         }
-        let segments = segmentIndex(graph)
         var table = TrafficTable()
-        var congestionForm = false
-        var slotColumn: Int?
-        var valueColumns = 0
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-            let lineNumber = index + 1
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            if table.rowsRead == 0 && valueColumns == 0 && Int64(fields[0]) == nil {
-                guard fields.count >= 3, fields[0] == "from_osm_id", fields[1] == "to_osm_id" else {
-                    throw NavGraphError("\(path):\(lineNumber): header must start with from_osm_id,to_osm_id, got '\(line)'")
-                }
-                congestionForm = fields[2] == "congestion"
-                guard congestionForm || fields[2] == "speed_kmh" else {
-                    throw NavGraphError("\(path):\(lineNumber): third column must be speed_kmh or congestion, got '\(fields[2])'")
-                }
-                if let last = fields.last, let kind = TrafficTable.SlotKind(rawValue: last), kind != .none {
-                    table.slotKind = kind
-                    slotColumn = fields.count - 1
-                }
-                valueColumns = fields.count
+        let (rows, congestionForm) = try data.withUnsafeBytes { raw in
+            try parse(raw.bindMemory(to: UInt8.self), path: path, table: &table)
+        }
+        var pairs = PairTable(capacityFor: rows.count)
+        let rowPair = rows.map { pairs.insert(from: $0.from, to: $0.to) }
+        var pairKey = [Int](repeating: -1, count: pairs.count)
+        for edge in 0..<graph.edgeCount {
+            let first = Int(graph.edgeShapeFirst[edge]), end = Int(graph.edgeShapeFirst[edge + 1])
+            for point in first..<max(first, end - 1) {
+                let a = graph.shapeOSMNode[point], b = graph.shapeOSMNode[point + 1]
+                if let pair = pairs.find(from: a, to: b) { pairKey[pair] = TrafficOverlay.key(segment: point, direction: 0) }
+                if let pair = pairs.find(from: b, to: a) { pairKey[pair] = TrafficOverlay.key(segment: point, direction: 1) }
+            }
+        }
+        table.segmentKey.reserveCapacity(rows.count)
+        for (index, row) in rows.enumerated() {
+            let key = pairKey[rowPair[index]]
+            guard key >= 0 else {
+                table.unknownPairs += 1
                 continue
             }
-            if valueColumns == 0 { valueColumns = -1 }
-            try readRow(fields, line: line, lineNumber: lineNumber, path: path, congestionForm: congestionForm,
-                        slotColumn: slotColumn, graph: graph, segments: segments, table: &table)
+            let factor: Double, congestion: UInt8
+            if congestionForm {
+                factor = 1 / TrafficTable.speedShare(congestion: Int(row.value))
+                congestion = UInt8(row.value)
+            } else {
+                let d = 2 * graph.edge(ofShapePoint: key >> 1) + (key & 1)
+                let time = graph.freeFlowTime(directedEdge: d)
+                let length = graph.edgeLength[d >> 1]
+                let freeFlowKmh = time == RoadNetwork.forbidden || time == 0 ? row.value : length / (Double(time) / 1000) * 3.6
+                if row.value == 0 {
+                    factor = .infinity
+                    congestion = 100
+                } else {
+                    factor = freeFlowKmh / row.value
+                    congestion = TrafficTable.congestion(speedShare: row.value / freeFlowKmh)
+                }
+            }
+            table.segmentKey.append(Int64(key))
+            table.slot.append(row.slot)
+            table.timeFactor.append(factor)
+            table.congestion.append(congestion)
         }
         return table
     }
 
-    private static func readRow(_ fields: [String], line: String, lineNumber: Int, path: String, congestionForm: Bool,
-                                slotColumn: Int?, graph: RoutingGraph, segments: [SegmentPair: Int], table: inout TrafficTable) throws {
-        func fail(_ problem: String) -> NavGraphError { NavGraphError("\(path):\(lineNumber): \(problem) in '\(line)'") }
-        let expected = slotColumn.map { $0 + 1 }
-        guard fields.count >= 3, expected.map({ fields.count == $0 }) ?? (fields.count <= 4) else {
-            throw fail("expected \(expected ?? 3) columns, got \(fields.count)")
-        }
-        guard let from = Int64(fields[0]), let to = Int64(fields[1]) else { throw fail("node ids must be integers") }
-        var slot: Int16 = -1
-        if let slotColumn {
-            let limit = table.slotKind == .hourOfDay ? 23 : 167
-            guard let value = Int16(fields[slotColumn]), value >= 0, Int(value) <= limit else {
-                throw fail("\(table.slotKind.rawValue) must be 0–\(limit), got '\(fields[slotColumn])'")
+    /// Checks every line and returns the data rows and whether the file is in the congestion form.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, table: inout TrafficTable) throws -> ([Row], Bool) {
+        var rows: [Row] = []
+        rows.reserveCapacity(bytes.count / 24)
+        var congestionForm = false
+        var slotColumn: Int?
+        var headerAllowed = true
+        var fields: [Range<Int>] = []
+        var lineStart = 0, lineNumber = 0
+        while lineStart < bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            lineNumber += 1
+            let line = trimmed(bytes, lineStart..<lineEnd)
+            lineStart = lineEnd + 1
+            if line.isEmpty || bytes[line.lowerBound] == UInt8(ascii: "#") { continue }
+            fields.removeAll(keepingCapacity: true)
+            var fieldStart = line.lowerBound
+            for index in line where bytes[index] == UInt8(ascii: ",") {
+                fields.append(trimmed(bytes, fieldStart..<index))
+                fieldStart = index + 1
             }
-            slot = value
-        }
-        table.rowsRead += 1
-        guard let key = segments[SegmentPair(from: from, to: to)] else {
-            table.unknownPairs += 1
-            return
-        }
-        let factor: Double, congestion: UInt8
-        if congestionForm {
-            let value: Int
-            if let named = TrafficTable.namedLevels[fields[2].lowercased()] { value = named } else if let number = Int(fields[2]) { value = number } else {
-                throw fail("congestion must be 0–100 or low/moderate/heavy/severe, got '\(fields[2])'")
+            fields.append(trimmed(bytes, fieldStart..<line.upperBound))
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            func fail(_ problem: String) -> NavGraphError { NavGraphError("\(path):\(lineNumber): \(problem) in '\(text(line))'") }
+
+            if headerAllowed && integer(bytes, fields[0]) == nil {
+                let names = fields.map(text)
+                guard names.count >= 3, names[0] == "from_osm_id", names[1] == "to_osm_id" else {
+                    throw NavGraphError("\(path):\(lineNumber): header must start with from_osm_id,to_osm_id, got '\(text(line))'")
+                }
+                congestionForm = names[2] == "congestion"
+                guard congestionForm || names[2] == "speed_kmh" else {
+                    throw NavGraphError("\(path):\(lineNumber): third column must be speed_kmh or congestion, got '\(names[2])'")
+                }
+                if let last = names.last, let kind = TrafficTable.SlotKind(rawValue: last), kind != .none {
+                    table.slotKind = kind
+                    slotColumn = names.count - 1
+                }
+                headerAllowed = false
+                continue
             }
-            guard (0...100).contains(value) else { throw fail("congestion \(value) is outside 0–100") }
-            factor = 1 / TrafficTable.speedShare(congestion: value)
-            congestion = UInt8(value)
-        } else {
-            guard let speed = Double(fields[2]), speed.isFinite else { throw fail("speed must be a number, got '\(fields[2])'") }
-            guard speed >= 0, speed <= maximumSpeedKmh else { throw fail("speed \(fields[2]) km/h is outside 0–\(Int(maximumSpeedKmh))") }
-            if fields.count == 4 && slotColumn == nil { guard Double(fields[3]) != nil else { throw fail("rate must be a number") } }
-            let d = segmentDirectedEdge(key: key, graph: graph)
-            let time = graph.freeFlowTime(directedEdge: d)
-            let length = graph.edgeLength[d >> 1]
-            let freeFlowKmh = time == RoadNetwork.forbidden || time == 0 ? speed : length / (Double(time) / 1000) * 3.6
-            if speed == 0 {
-                factor = .infinity
-                congestion = 100
+            headerAllowed = false
+            let expected = slotColumn.map { $0 + 1 }
+            guard fields.count >= 3, expected.map({ fields.count == $0 }) ?? (fields.count <= 4) else {
+                throw fail("expected \(expected ?? 3) columns, got \(fields.count)")
+            }
+            guard let from = integer(bytes, fields[0]), let to = integer(bytes, fields[1]) else { throw fail("node ids must be integers") }
+            var slot: Int16 = -1
+            if let slotColumn {
+                let limit = table.slotKind == .hourOfDay ? 23 : 167
+                guard let value = integer(bytes, fields[slotColumn]), value >= 0, value <= limit else {
+                    throw fail("\(table.slotKind.rawValue) must be 0–\(limit), got '\(text(fields[slotColumn]))'")
+                }
+                slot = Int16(value)
+            }
+            let value: Double
+            if congestionForm {
+                let level: Int64
+                if let number = integer(bytes, fields[2]) { level = number } else if let named = TrafficTable.namedLevels[text(fields[2]).lowercased()] {
+                    level = Int64(named)
+                } else {
+                    throw fail("congestion must be 0–100 or low/moderate/heavy/severe, got '\(text(fields[2]))'")
+                }
+                guard (0...100).contains(level) else { throw fail("congestion \(level) is outside 0–100") }
+                value = Double(level)
             } else {
-                factor = freeFlowKmh / speed
-                congestion = TrafficTable.congestion(speedShare: speed / freeFlowKmh)
+                guard let speed = Double(text(fields[2])), speed.isFinite else { throw fail("speed must be a number, got '\(text(fields[2]))'") }
+                guard speed >= 0, speed <= maximumSpeedKmh else { throw fail("speed \(text(fields[2])) km/h is outside 0–\(Int(maximumSpeedKmh))") }
+                if fields.count == 4 && slotColumn == nil { guard Double(text(fields[3])) != nil else { throw fail("rate must be a number") } }
+                value = speed
             }
+            table.rowsRead += 1
+            rows.append(Row(from: from, to: to, slot: slot, value: value))
         }
-        table.segmentKey.append(Int64(key))
-        table.slot.append(slot)
-        table.timeFactor.append(factor)
-        table.congestion.append(congestion)
+        return (rows, congestionForm)
     }
 
-    /// A consecutive OSM node pair in driving order.
-    struct SegmentPair: Hashable {
-        var from: Int64
-        var to: Int64
+    /// The range without leading and trailing spaces, tabs and carriage returns.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 }
+        var start = range.lowerBound, end = range.upperBound
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 
-    /// Every segment of the graph under both of its node orders, to its TrafficOverlay key.
-    static func segmentIndex(_ graph: RoutingGraph) -> [SegmentPair: Int] {
-        var index: [SegmentPair: Int] = [:]
-        index.reserveCapacity(graph.shapeOSMNode.count * 2)
-        for edge in 0..<graph.edgeCount {
-            for point in Int(graph.edgeShapeFirst[edge])..<(Int(graph.edgeShapeFirst[edge + 1]) - 1) {
-                let a = graph.shapeOSMNode[point], b = graph.shapeOSMNode[point + 1]
-                index[SegmentPair(from: a, to: b)] = TrafficOverlay.key(segment: point, direction: 0)
-                index[SegmentPair(from: b, to: a)] = TrafficOverlay.key(segment: point, direction: 1)
+    /// A decimal integer with an optional sign, or nil (also on overflow).
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
+        var index = range.lowerBound
+        var negative = false
+        if index < range.upperBound && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        guard index < range.upperBound else { return nil }
+        var value: Int64 = 0
+        while index < range.upperBound {
+            let digit = Int64(bytes[index]) - 48
+            guard digit >= 0 && digit <= 9 else { return nil }
+            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = shifted.addingReportingOverflow(digit)
+            guard !overflowA && !overflowB else { return nil }
+            value = sum
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// Open addressing over the distinct (from, to) node pairs of the rows, with a multiplicative hash.
+    private struct PairTable {
+        private var slotFrom: [Int64]
+        private var slotTo: [Int64]
+        /// Pair index stored in each slot, -1 when empty.
+        private var slotPair: [Int32]
+        private let mask: Int
+        private(set) var count = 0
+
+        init(capacityFor rows: Int) {
+            var capacity = 16
+            while capacity < 2 * rows { capacity <<= 1 }
+            slotFrom = [Int64](repeating: 0, count: capacity)
+            slotTo = [Int64](repeating: 0, count: capacity)
+            slotPair = [Int32](repeating: -1, count: capacity)
+            mask = capacity - 1
+        }
+
+        private func home(_ from: Int64, _ to: Int64) -> Int {
+            var hash = UInt64(bitPattern: from) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: to) &* 0xC2B2_AE3D_27D4_EB4F
+            hash ^= hash >> 29
+            return Int(truncatingIfNeeded: hash) & mask
+        }
+
+        /// The pair's index, added on first sight.
+        mutating func insert(from: Int64, to: Int64) -> Int {
+            var slot = home(from, to)
+            while slotPair[slot] >= 0 {
+                if slotFrom[slot] == from && slotTo[slot] == to { return Int(slotPair[slot]) }
+                slot = (slot + 1) & mask
             }
+            slotFrom[slot] = from
+            slotTo[slot] = to
+            slotPair[slot] = Int32(count)
+            count += 1
+            return count - 1
         }
-        return index
-    }
 
-    static func segmentDirectedEdge(key: Int, graph: RoutingGraph) -> Int {
-        2 * graph.edge(ofShapePoint: key >> 1) + (key & 1)
+        func find(from: Int64, to: Int64) -> Int? {
+            var slot = home(from, to)
+            while slotPair[slot] >= 0 {
+                if slotFrom[slot] == from && slotTo[slot] == to { return Int(slotPair[slot]) }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
     }
 }
