@@ -87,28 +87,22 @@ import Testing
     @Test func realViaWayRestrictionsHold() throws {
         let graph = try Fixtures.graph("milan")
         #expect(graph.metadata.report.viaWayRestrictionsKept >= 1)
-        let only = try graph.file.array("restriction.only", of: UInt8.self)
-        let fromFirst = try graph.file.array("restriction.fromFirst", of: UInt32.self)
-        let from = try graph.file.array("restriction.from", of: UInt32.self)
-        let toFirst = try graph.file.array("restriction.toFirst", of: UInt32.self)
-        let to = try graph.file.array("restriction.to", of: UInt32.self)
-        let viaFirst = try graph.file.array("restriction.viaPathFirst", of: UInt32.self)
-        let viaPath = try graph.file.array("restriction.viaPath", of: UInt32.self)
+        let restrictions = try graph.storedRestrictions()
         var dijkstra = RouteOptions()
         dijkstra.algorithm = .dijkstra
         var checked = 0
-        for index in 0..<only.count where viaFirst[index + 1] > viaFirst[index] {
-            let via = (Int(viaFirst[index])..<Int(viaFirst[index + 1])).map { Int(viaPath[$0]) }
-            for fromEdge in (Int(fromFirst[index])..<Int(fromFirst[index + 1])).map({ Int(from[$0]) }) {
-                for toEdge in (Int(toFirst[index])..<Int(toFirst[index + 1])).map({ Int(to[$0]) }) {
+        for restriction in restrictions where !restriction.viaDirectedEdges.isEmpty {
+            let via = restriction.viaDirectedEdges.map(Int.init)
+            for fromEdge in restriction.fromDirectedEdges.map(Int.init) {
+                for toEdge in restriction.toDirectedEdges.map(Int.init) {
                     let points = [Fixtures.midpoint(of: fromEdge >> 1, in: graph), Fixtures.midpoint(of: toEdge >> 1, in: graph)]
                     guard let route = try? Router(graph: graph).route(points) else { continue }
                     let edges = route.routes[0].legs[0].directedEdges
                     let banned = [fromEdge] + via + [toEdge]
-                    if only[index] == 0 {
-                        #expect(!containsRun(edges, banned), "restriction \(index) violated")
+                    if !restriction.isMandatory {
+                        #expect(!containsRun(edges, banned), "relation \(restriction.relationID) violated")
                     } else if let start = edges.firstIndex(of: fromEdge), start + 1 < edges.count {
-                        #expect(edges[start...].starts(with: banned) || edges[start...].count <= via.count, "mandatory restriction \(index) not followed")
+                        #expect(edges[start...].starts(with: banned) || banned.starts(with: edges[start...]), "mandatory relation \(restriction.relationID) not followed")
                     }
                     #expect(try Router(graph: graph).route(points, options: dijkstra).routes[0].weight == route.routes[0].weight)
                     checked += 1
@@ -168,22 +162,19 @@ import Testing
         let openPath = Fixtures.workDirectory.appendingPathComponent("monaco-open.navgraph").path
         try Importer.run(input: Fixtures.pbf("monaco"), output: openPath, honourTurnRestrictions: false, log: ProgressLog(quiet: true))
         let open = try RoutingGraph(path: openPath)
-        let relation = try graph.file.array("restriction.relation", of: Int64.self)
-        let only = try graph.file.array("restriction.only", of: UInt8.self)
-        let fromFirst = try graph.file.array("restriction.fromFirst", of: UInt32.self)
-        let from = try graph.file.array("restriction.from", of: UInt32.self)
-        let toFirst = try graph.file.array("restriction.toFirst", of: UInt32.self)
-        let to = try graph.file.array("restriction.to", of: UInt32.self)
+        let restrictions = try graph.storedRestrictions()
         var changed = 0
-        for index in 0..<relation.count where only[index] == 0 {
-            let fromEdge = Int(from[Int(fromFirst[index])]), toEdge = Int(to[Int(toFirst[index])])
+        for restriction in restrictions where !restriction.isMandatory {
+            let fromEdge = Int(restriction.fromDirectedEdges[0]), toEdge = Int(restriction.toDirectedEdges[0])
             let points = [Fixtures.midpoint(of: fromEdge >> 1, in: graph), Fixtures.midpoint(of: toEdge >> 1, in: graph)]
             guard let restricted = try? Router(graph: graph).route(points), let free = try? Router(graph: open).route(points) else { continue }
             let edges = restricted.routes[0].legs[0].directedEdges
-            let forbidden = Set((Int(fromFirst[index])..<Int(fromFirst[index + 1])).map { Int(from[$0]) })
-            let forbiddenTo = Set((Int(toFirst[index])..<Int(toFirst[index + 1])).map { Int(to[$0]) })
-            #expect(!zip(edges, edges.dropFirst()).contains { forbidden.contains($0.0) && forbiddenTo.contains($0.1) },
-                    "relation \(relation[index]) violated")
+            let forbidden = Set(restriction.fromDirectedEdges.map(Int.init)), forbiddenTo = Set(restriction.toDirectedEdges.map(Int.init))
+            let via = restriction.viaDirectedEdges.map(Int.init)
+            #expect(!edges.indices.contains { start in
+                forbidden.contains(edges[start]) && edges[(start + 1)...].starts(with: via) && start + via.count + 1 < edges.count
+                    && forbiddenTo.contains(edges[start + via.count + 1])
+            }, "relation \(restriction.relationID) violated")
             if restricted.routes[0].weight > free.routes[0].weight + 0.5 { changed += 1 }
         }
         #expect(changed >= 1, "no Monaco restriction changed a route")

@@ -123,3 +123,34 @@ public final class RoutingGraph: @unchecked Sendable {
         d & 1 == 0 ? edgeTimeForward[d >> 1] : edgeTimeBackward[d >> 1]
     }
 }
+
+extension RoutingGraph {
+    /// The turn restrictions stored in the graph file, as the importer resolved them.
+    public func storedRestrictions() throws -> [TurnRestriction] {
+        let relation = try file.array(Section.restrictionRelation, of: Int64.self)
+        let via = try file.array(Section.restrictionVia, of: UInt32.self)
+        let only = try file.array(Section.restrictionMandatory, of: UInt8.self)
+        let fromFirst = try file.array(Section.restrictionFromFirst, of: UInt32.self)
+        let from = try file.array(Section.restrictionFrom, of: UInt32.self)
+        let toFirst = try file.array(Section.restrictionToFirst, of: UInt32.self)
+        let to = try file.array(Section.restrictionTo, of: UInt32.self)
+        let viaPathFirst = try file.array(Section.restrictionViaPathFirst, of: UInt32.self)
+        let viaPath = try file.array(Section.restrictionViaPath, of: UInt32.self)
+        let count = relation.count
+        func isOffsetArray(_ first: UnsafeBufferPointer<UInt32>, of values: UnsafeBufferPointer<UInt32>) -> Bool {
+            first.count == count + 1 && first[0] == 0 && Int(first[count]) == values.count && zip(first, first.dropFirst()).allSatisfy { $0 <= $1 }
+        }
+        guard via.count == count, only.count == count, isOffsetArray(fromFirst, of: from), isOffsetArray(toFirst, of: to),
+              isOffsetArray(viaPathFirst, of: viaPath) else {
+            throw NavGraphError("\(file.path): inconsistent restriction sections in graph file")
+        }
+        func slice(_ values: UnsafeBufferPointer<UInt32>, _ first: UnsafeBufferPointer<UInt32>, _ index: Int) -> [UInt32] {
+            Array(values[Int(first[index])..<Int(first[index + 1])])
+        }
+        return (0..<count).map { index in
+            TurnRestriction(fromDirectedEdges: slice(from, fromFirst, index), via: via[index],
+                            toDirectedEdges: slice(to, toFirst, index), isMandatory: only[index] != 0,
+                            relationID: relation[index], viaDirectedEdges: slice(viaPath, viaPathFirst, index))
+        }
+    }
+}
