@@ -76,9 +76,11 @@ public struct GeometryMatcher {
         let node = Int(graph.routingNodeOfEdge[d])
         return node >= 0 && metric.nodeWeight[node] < CCHMetric.infinity ? node : nil
     }
+    /// Whether the turn from directed edge `from` into `to` exists (into `to` itself or into a via-way restriction's
+    /// copy of it; the matcher follows original nodes, so a banned via-way sequence is not detected).
     func turnAllowed(_ from: Int, _ to: Int) -> Bool {
-        guard let a = node(from), let b = node(to) else { return false }
-        return (Int(graph.cch.turnFirstOut[a])..<Int(graph.cch.turnFirstOut[a + 1])).contains { Int(graph.cch.turnHead[$0]) == b }
+        guard let a = node(from), node(to) != nil else { return false }
+        return (Int(graph.cch.turnFirstOut[a])..<Int(graph.cch.turnFirstOut[a + 1])).contains { Int(graph.routingEdge[Int(graph.cch.turnHead[$0])]) == to }
     }
 
     /// Metres along the shape from `from` to `to` (one edge).

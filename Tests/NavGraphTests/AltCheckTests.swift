@@ -41,9 +41,10 @@ import Testing
             let matched = response.routes.map { setup.matcher.match(Self.printed($0)) }
             for (route, result) in zip(response.routes, matched) {
                 let path = try #require(try? result.get(), "response \(number): \(result)")
-                let nodes = route.legs.flatMap(\.directedEdges).map { Int(setup.graph.routingNodeOfEdge[$0]) }
-                // An end edge driven for zero metres leaves no trace in the geometry; otherwise the nodes are navgraph's.
-                #expect([nodes, Array(nodes.dropFirst()), Array(nodes.dropLast()), Array(nodes.dropFirst().dropLast())].contains(path.nodes),
+                let nodes = route.legs.flatMap(\.directedEdges)
+                let matchedEdges = path.nodes.map { Int(setup.graph.routingEdge[$0]) }
+                // An end edge driven for zero metres leaves no trace in the geometry; otherwise the edges are navgraph's.
+                #expect([nodes, Array(nodes.dropFirst()), Array(nodes.dropLast()), Array(nodes.dropFirst().dropLast())].contains(matchedEdges),
                         "response \(number): matched \(path.nodes), routed \(nodes)")
                 let weight = route.weight * 1000
                 #expect(abs(Double(path.cost) - weight) <= 0.002 * weight + 2, "response \(number): cost \(path.cost), weight \(weight)")

@@ -161,7 +161,7 @@ struct AdmissibilityChecker {
                 let leg = route.legs[index]
                 let label = "\(context) leg \(index)"
                 if seen.contains(leg.directedEdges) { continue }
-                let nodes = leg.directedEdges.map { Int(graph.routingNodeOfEdge[$0]) }
+                let nodes = leg.routingNodes
                 let cost = Int((leg.weight * 1000).rounded())
                 try checkPath(Router.LegPath(cost: cost, nodes: nodes, source: snaps[index], target: snaps[index + 1]),
                               graph: graph, metric: metric, router: router)

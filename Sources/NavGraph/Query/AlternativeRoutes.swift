@@ -47,8 +47,7 @@ struct AlternativeRoutes {
         guard count > 0, snaps.count == primary.legs.count + 1 else { return [] }
         let graph = router.graph
         let perLeg: [[Router.LegPath]] = primary.legs.indices.map { index in
-            let nodes = primary.legs[index].directedEdges.map { Int(graph.routingNodeOfEdge[$0]) }
-            return legAlternatives(from: snaps[index], to: snaps[index + 1], primary: nodes, count: count)
+            legAlternatives(from: snaps[index], to: snaps[index + 1], primary: primary.legs[index].routingNodes, count: count)
         }
         var routes: [Route] = []
         for rank in 0..<count {

@@ -50,6 +50,7 @@ extension Router {
                         distance: annotations.reduce(0) { $0 + $1.distance },
                         duration: annotations.reduce(0) { $0 + $1.duration },
                         durationTypical: annotations.reduce(0) { $0 + $1.durationTypical },
-                        weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges)
+                        weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges,
+                        routingNodes: path.nodes)
     }
 }

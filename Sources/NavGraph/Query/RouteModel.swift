@@ -60,13 +60,16 @@ public struct RouteLeg: Sendable {
     public var summary: String
     /// Directed road edges (2 * edge + direction) in driving order.
     public var directedEdges: [Int]
+    /// The routing nodes driven, one per directed edge (a via-way restriction's copy where the route runs on one);
+    /// empty for legs not built by the router.
+    public var routingNodes: [Int]
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,
-                durationTypical: Double, weight: Double? = nil, summary: String, directedEdges: [Int]) {
+                durationTypical: Double, weight: Double? = nil, summary: String, directedEdges: [Int], routingNodes: [Int] = []) {
         self.coordinates = coordinates; self.annotations = annotations; self.distance = distance
         self.duration = duration; self.durationTypical = durationTypical; self.weight = weight ?? duration
-        self.summary = summary; self.directedEdges = directedEdges
+        self.summary = summary; self.directedEdges = directedEdges; self.routingNodes = routingNodes
     }
 }
 
