@@ -19,6 +19,8 @@ struct Measurement: Codable {
     var throughputPerSecond: Double
     var meanAlternatives: Double?
     var shareWithAlternative: Double?
+    /// Mean directed edges per routed primary route: route size explains latency differences between cases.
+    var meanRouteEdges: Double?
 }
 
 struct Report: Codable {
@@ -49,13 +51,14 @@ func readPairs(_ path: String) -> [(Coordinate, Coordinate)] {
 
 func measure(_ label: String, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions) -> Measurement {
     var latencies: [Double] = []
-    var failed = 0, alternatives = 0, withAlternative = 0
+    var failed = 0, alternatives = 0, withAlternative = 0, routeEdges = 0
     let start = now()
     for (source, target) in pairs {
         let begin = now()
         do {
             let response = try router.route([source, target], options: options)
             latencies.append((now() - begin) * 1000)
+            routeEdges += response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }
             alternatives += response.routes.count - 1
             if response.routes.count > 1 { withAlternative += 1 }
         } catch {
@@ -71,8 +74,10 @@ func measure(_ label: String, router: Router, pairs: [(Coordinate, Coordinate)],
         mean: latencies.isEmpty ? 0 : latencies.reduce(0, +) / Double(latencies.count),
         throughputPerSecond: Double(pairs.count) / max(total, 1e-9),
         meanAlternatives: options.alternatives > 0 ? Double(alternatives) / Double(max(1, latencies.count)) : nil,
-        shareWithAlternative: options.alternatives > 0 ? Double(withAlternative) / Double(max(1, latencies.count)) : nil)
-    log(String(format: "%@: %d routed, %d failed, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms", label, result.routed, failed, result.p50, result.p95, result.p99))
+        shareWithAlternative: options.alternatives > 0 ? Double(withAlternative) / Double(max(1, latencies.count)) : nil,
+        meanRouteEdges: Double(routeEdges) / Double(max(1, latencies.count)))
+    log(String(format: "%@: %d routed, %d failed, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms, %.0f edges per route", label, result.routed, failed,
+               result.p50, result.p95, result.p99, result.meanRouteEdges ?? 0))
     return result
 }
 
@@ -144,7 +149,8 @@ do {
         measurements.append(Measurement(label: "node to node", queries: ids.count, routed: latencies.count, failed: failed,
                                         p50: percentile(0.5), p95: percentile(0.95), p99: percentile(0.99),
                                         mean: latencies.reduce(0, +) / Double(max(1, latencies.count)),
-                                        throughputPerSecond: Double(ids.count) / max(total, 1e-9), meanAlternatives: nil, shareWithAlternative: nil))
+                                        throughputPerSecond: Double(ids.count) / max(total, 1e-9), meanAlternatives: nil, shareWithAlternative: nil,
+                                        meanRouteEdges: nil))
         log(String(format: "node to node: %d routed, p50 %.3f ms, p95 %.3f ms, p99 %.3f ms", latencies.count, percentile(0.5), percentile(0.95), percentile(0.99)))
         let report = Report(graph: positionals[0], routingNodes: graph.routingNodeCount, hierarchyArcs: graph.metadata.cchArcCount,
                             loadSeconds: loadSeconds, customizationSeconds: customization, measurements: measurements)
