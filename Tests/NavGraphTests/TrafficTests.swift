@@ -98,6 +98,28 @@ import Testing
         }
     }
 
+    /// The byte parser's edges: overflowing ids, bytes that are not UTF-8, missing fields, a header after data,
+    /// and a bad value on a row whose node pair is not in the graph (every row is checked, matched or not).
+    @Test func malformedRowsNameTheLineAndValue() throws {
+        let graph = try parallelRoads()
+        let cases: [(Data, String)] = [
+            (Data("2,99999999999999999999,40\n".utf8), ":1: node ids must be integers"),
+            (Data("2,3,4".utf8) + Data([0xFF, 0xFE]) + Data("\n".utf8), ":1: speed must be a number"),
+            (Data("2,3\n".utf8), ":1: expected 3 columns, got 2"),
+            (Data("2,3,40\nfrom_osm_id,to_osm_id,speed_kmh\n".utf8), ":2: node ids must be integers"),
+            (Data("2,3,40\n98,99,fast\n".utf8), ":2: speed must be a number, got 'fast'"),
+            (Data("from_osm_id,to_osm_id,congestion,hour_of_day\n2,3,low,24\n".utf8), ":2: hour_of_day must be 0–23, got '24'"),
+        ]
+        for (index, (bytes, mention)) in cases.enumerated() {
+            let path = Fixtures.workDirectory.appendingPathComponent("malformed-\(index).csv").path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: NavGraphError.self) { try TrafficFile.load(path: path, graph: graph) }
+            #expect(error?.message.contains(mention) == true, "\(error?.message ?? "no error") lacks \(mention)")
+        }
+        let empty = try TrafficFile.load(path: try write("", "empty.csv"), graph: graph)
+        #expect(empty.rowsRead == 0 && empty.segmentKey.isEmpty)
+    }
+
     @Test func crlfSpacesAndCaseAreTolerated() throws {
         let graph = try parallelRoads()
         let table = try TrafficFile.load(path: try write("from_osm_id, to_osm_id, congestion\r\n 2 , 3 , Severe \r\n\r\n# done\r\n", "crlf.csv"), graph: graph)

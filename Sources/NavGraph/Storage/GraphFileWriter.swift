@@ -51,7 +51,9 @@ public struct GraphFileWriter {
         appendInteger(UInt32(0), to: &header)
 
         let directory = (path as NSString).deletingLastPathComponent
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())"
+        // Unique per write, so that concurrent writers of the same path (threads or processes) never share one.
+        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(unique)"
         guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
             throw NavGraphError("\(path): cannot create the output file (is the folder writable?)")
         }
