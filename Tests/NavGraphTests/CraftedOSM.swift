@@ -73,4 +73,22 @@ struct CraftedOSM {
         }
         return osm
     }
+
+    /// A straight street of ways 10, 20, 60, 70 (west to east) with a oneway side street 30 at its middle and a detour
+    /// (40, 50, 55) south of it; no_straight_on restrictions from 10 via 20 to 30 (when `chained`) and from 20 via
+    /// 60 to 70, so that the second one's from way is the first one's via way.
+    static func chainedViaWays(chained: Bool) -> CraftedOSM {
+        var osm = CraftedOSM()
+        osm.nodes = [(1, 45.000, 7.000), (2, 45.000, 7.002), (3, 45.000, 7.004), (6, 45.000, 7.006), (7, 45.000, 7.008),
+                     (4, 45.001, 7.004), (8, 44.999, 7.002), (9, 44.999, 7.008)]
+        let road = ["highway": "residential"]
+        osm.ways = [(10, [1, 2], road), (20, [2, 3], road), (60, [3, 6], road), (70, [6, 7], road), (30, [3, 4], ["highway": "residential", "oneway": "yes"]),
+                    (40, [2, 8], road), (50, [8, 9], road), (55, [9, 7], road)]
+        let restriction = ["type": "restriction", "restriction": "no_straight_on"]
+        osm.relations = [(301, [("way", 20, "from"), ("way", 60, "via"), ("way", 70, "to")], restriction)]
+        if chained {
+            osm.relations.append((300, [("way", 10, "from"), ("way", 20, "via"), ("way", 30, "to")], restriction))
+        }
+        return osm
+    }
 }

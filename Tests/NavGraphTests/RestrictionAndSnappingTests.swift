@@ -71,6 +71,22 @@ import Testing
         }
     }
 
+    /// A via-way restriction whose from way is another one's via way holds on that one's copied path too.
+    @Test func chainedViaWayRestrictionsBothHold() throws {
+        let onFirst = Coordinate(lat: 45.0, lon: 7.001), onLast = Coordinate(lat: 45.0, lon: 7.007)
+        var dijkstra = RouteOptions()
+        dijkstra.algorithm = .dijkstra
+        for chained in [false, true] {
+            let graph = try CraftedOSM.chainedViaWays(chained: chained).importGraph(named: "viaway-chain-\(chained)")
+            #expect(graph.metadata.report.viaWayRestrictionsKept == (chained ? 2 : 1))
+            let route = try Router(graph: graph).route([onFirst, onLast])
+            let ways = route.routes[0].legs[0].directedEdges.map { graph.edgeWay[$0 >> 1] }
+            #expect(!containsRun(ways, [20, 60, 70]), "chained \(chained): restriction 301 violated by \(ways)")
+            #expect(ways.contains(50), "chained \(chained): expected the southern detour, got \(ways)")
+            #expect(try Router(graph: graph).route([onFirst, onLast], options: dijkstra).routes[0].weight == route.routes[0].weight)
+        }
+    }
+
     /// only_u_turn via way: from the from way, the via way and then the to way are the only way on.
     @Test func mandatoryViaWayIsFollowed() throws {
         let graph = try CraftedOSM.viaWayTown(restriction: "only_u_turn").importGraph(named: "viaway-only")

@@ -109,7 +109,11 @@ public enum TurnGraphBuilder {
                 if let mandatory, !mandatory.contains(next) { continue }
                 if let extraForbidden, extraForbidden.contains(next) { continue }
                 if let extraMandatory, !extraMandatory.contains(next) { continue }
-                if let copy = copies.existingChild(of: parent, along: next) {
+                // A copy that leaves its own chain is still on directed edge d, so via-way restrictions starting
+                // from d apply there too (unless both chains continue along the same edge).
+                let chainChild = copies.existingChild(of: parent, along: next)
+                    ?? (parent == .original(d) ? nil : copies.existingChild(of: .original(d), along: next))
+                if let copy = chainChild {
                     graph.head.append(UInt32(copies.originalCount + copy))
                 } else {
                     graph.head.append(UInt32(routingNode[Int(next)]))
