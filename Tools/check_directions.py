@@ -20,28 +20,10 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
-
-def decode_polyline(text: str, precision: int = 6) -> list[tuple[float, float]]:
-    """Google encoded polyline -> [(lon, lat)], GeoJSON order."""
-    coords, index, lat, lon = [], 0, 0, 0
-    factor = 10 ** precision
-    while index < len(text):
-        values = []
-        for _ in range(2):
-            result, shift = 0, 0
-            while True:
-                byte = ord(text[index]) - 63
-                index += 1
-                result |= (byte & 0x1F) << shift
-                shift += 5
-                if byte < 0x20:
-                    break
-            values.append(~(result >> 1) if result & 1 else result >> 1)
-        lat += values[0]
-        lon += values[1]
-        coords.append((lon / factor, lat / factor))
-    return coords
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Benchmarks" / "peers"))
+from peerlib import decode_polyline  # noqa: E402  (the one polyline decoder, shared with the peer benches)
 
 
 def haversine(a, b) -> float:
@@ -86,7 +68,7 @@ def main():
             expect(key in route, f"{where} has no {key}")
         geometry = route.get("geometry")
         if isinstance(geometry, str):
-            coords = decode_polyline(geometry, args.precision)
+            coords = [tuple(c) for c in decode_polyline(geometry, args.precision)]
         else:
             coords = [tuple(c) for c in geometry["coordinates"]]
         legs = route.get("legs", [])
