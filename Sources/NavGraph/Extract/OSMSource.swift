@@ -1,13 +1,6 @@
 import COsmiumShim
 import Foundation
 
-/// An error that names the problem and the offending value; the CLI prints it and exits with status 2.
-public struct NavGraphError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// What libosmium read from an OSM file, viewed in place through the shim's flat arrays.
 public final class OSMSource {
     private let data: UnsafeMutablePointer<NavOSMData>

@@ -119,7 +119,7 @@ public final class Router: @unchecked Sendable {
         } else if !box.contains(point) {
             message += String(format: "; the graph covers lat %.4f..%.4f, lon %.4f..%.4f", box.minLat, box.maxLat, box.minLon, box.maxLon)
         }
-        throw NavGraphError(message)
+        throw NavGraphError(message, code: .noSegment)
     }
 
     /// Routes through the waypoints in order.
@@ -201,10 +201,10 @@ public final class Router: @unchecked Sendable {
                     return legPath(from: snaps[leg], to: snaps[leg + 1], metric: relaxed, algorithm: .hierarchy) != nil
                 }
                 let named = culprits.isEmpty ? options.avoid.listed.joined(separator: ", ") : culprits.joined(separator: " or ")
-                return NavGraphError("\(prefix) avoids \(options.avoid.listed.joined(separator: ", ")); the destination is only reachable using \(named)")
+                return NavGraphError("\(prefix) avoids \(options.avoid.listed.joined(separator: ", ")); the destination is only reachable using \(named)", code: .noRoute)
             }
         }
-        return NavGraphError("\(prefix): the destination cannot be reached by car from the origin (different road network components)")
+        return NavGraphError("\(prefix): the destination cannot be reached by car from the origin (different road network components)", code: .noRoute)
     }
 
     func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
