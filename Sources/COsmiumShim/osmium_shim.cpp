@@ -1,4 +1,4 @@
-// extern "C" shim over libosmium: reads ways, node locations and restriction relations into flat arrays.
+// extern "C" shim over libosmium: reads ways, node locations (and guidance node tags) and restriction relations into flat arrays.
 #include "osmium_shim.h"
 
 #include <osmium/io/any_input.hpp>
@@ -13,6 +13,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -27,6 +28,10 @@ struct Storage {
     std::vector<int64_t> node_ids;
     std::vector<int32_t> node_lat_e7;
     std::vector<int32_t> node_lon_e7;
+
+    std::vector<int64_t> tagged_node_ids;
+    std::vector<uint64_t> tagged_node_tag_offsets{0};
+    std::string tagged_node_tag_blob;
 
     std::vector<int64_t> relation_ids;
     std::vector<uint64_t> relation_tag_offsets{0};
@@ -56,6 +61,29 @@ bool is_routing_way(const osmium::Way &way) {
     if (highway != nullptr) return true;
     const char *route = way.tags()["route"];
     return route != nullptr && std::strcmp(route, "ferry") == 0;
+}
+
+/// Whether a node carries a tag guidance keeps (traffic controls, toll booths, motorway exits).
+bool is_guidance_node(const osmium::Node &node) {
+    const char *highway = node.tags()["highway"];
+    if (highway != nullptr && (std::strcmp(highway, "traffic_signals") == 0 || std::strcmp(highway, "stop") == 0 ||
+                               std::strcmp(highway, "give_way") == 0 || std::strcmp(highway, "motorway_junction") == 0)) return true;
+    const char *barrier = node.tags()["barrier"];
+    if (barrier != nullptr && std::strcmp(barrier, "toll_booth") == 0) return true;
+    return node.tags()["junction:ref"] != nullptr;
+}
+
+/// Appends only the node tags guidance reads.
+void append_guidance_tags(const osmium::TagList &tags, std::string &blob) {
+    static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction"};
+    for (const char *key : keys) {
+        const char *value = tags[key];
+        if (value == nullptr) continue;
+        blob.append(key);
+        blob.push_back('\0');
+        blob.append(value);
+        blob.push_back('\0');
+    }
 }
 
 bool is_restriction(const osmium::Relation &relation) {
@@ -120,6 +148,7 @@ void read_node_locations(const char *path, DataWithStorage &result) {
     needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
     std::vector<int32_t> lat(needed.size(), 0), lon(needed.size(), 0);
     std::vector<uint8_t> found(needed.size(), 0);
+    std::vector<std::pair<int64_t, std::string>> tagged;
 
     osmium::io::Reader reader{osmium::io::File{path}, osmium::osm_entity_bits::node};
     while (osmium::memory::Buffer buffer = reader.read()) {
@@ -133,6 +162,11 @@ void read_node_locations(const char *path, DataWithStorage &result) {
             lat[index] = location.y();
             lon[index] = location.x();
             found[index] = 1;
+            if (is_guidance_node(node)) {
+                std::string tags;
+                append_guidance_tags(node.tags(), tags);
+                tagged.emplace_back(node.id(), std::move(tags));
+            }
         }
     }
     reader.close();
@@ -145,6 +179,12 @@ void read_node_locations(const char *path, DataWithStorage &result) {
         s.node_lon_e7.push_back(lon[i]);
     }
     result.data.missing_node_refs = missing;
+    std::sort(tagged.begin(), tagged.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (const auto &[id, tags] : tagged) {
+        s.tagged_node_ids.push_back(id);
+        s.tagged_node_tag_blob.append(tags);
+        s.tagged_node_tag_offsets.push_back(s.tagged_node_tag_blob.size());
+    }
 }
 
 void publish(DataWithStorage &result) {
@@ -160,6 +200,10 @@ void publish(DataWithStorage &result) {
     d.node_ids = s.node_ids.data();
     d.node_lat_e7 = s.node_lat_e7.data();
     d.node_lon_e7 = s.node_lon_e7.data();
+    d.tagged_node_count = s.tagged_node_ids.size();
+    d.tagged_node_ids = s.tagged_node_ids.data();
+    d.tagged_node_tag_offsets = s.tagged_node_tag_offsets.data();
+    d.tagged_node_tag_blob = s.tagged_node_tag_blob.data();
     d.relation_count = s.relation_ids.size();
     d.relation_ids = s.relation_ids.data();
     d.relation_tag_offsets = s.relation_tag_offsets.data();

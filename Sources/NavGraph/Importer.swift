@@ -28,8 +28,9 @@ public enum Importer {
     }
 
     /// Everything after the road network is built; shared by the OSM and DIMACS importers.
-    public static func write(network: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
+    public static func write(network unpadded: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
                              input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
+        let network = withGuidanceArrays(unpadded)
         let unordered = log.phase("turn graph") {
             let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
@@ -100,6 +101,7 @@ public enum Importer {
             writer.add(Section.edgeWay, network.edgeWay)
             writer.add(Section.stringOffsets, network.strings.offsets)
             writer.add(Section.stringBytes, network.strings.bytes)
+            addGuidance(network, to: &writer)
             writer.add(Section.routingEdge, turns.directedEdge)
             writer.add(Section.routingNodeOfEdge, routingNodeOfEdge)
             writer.add(Section.routingComponent, component)
@@ -121,6 +123,41 @@ public enum Importer {
             return ((), "\(output), \(size) bytes")
         }
         return metadata
+    }
+
+    /// A network whose guidance arrays have their full size (readers without guidance data leave them empty).
+    static func withGuidanceArrays(_ network: RoadNetwork) -> RoadNetwork {
+        var padded = network
+        if padded.nodeControl.count != padded.nodeCount { padded.nodeControl = ContiguousArray(repeating: 0, count: padded.nodeCount) }
+        if padded.nodeExitRef.count != padded.nodeCount { padded.nodeExitRef = ContiguousArray(repeating: 0, count: padded.nodeCount) }
+        if padded.shapeControl.count != padded.shapeLatE7.count { padded.shapeControl = ContiguousArray(repeating: 0, count: padded.shapeLatE7.count) }
+        if padded.edgeGuide.count != padded.edgeCount { padded.edgeGuide = ContiguousArray(repeating: 0, count: padded.edgeCount) }
+        return padded
+    }
+
+    /// Guidance sections: junction controls and exit numbers, shape-point controls, per-edge guidance records, and
+    /// each junction's outgoing directed edges (both ends of every edge, whether or not a car may drive them).
+    private static func addGuidance(_ network: RoadNetwork, to writer: inout GraphFileWriter) {
+        var firstOut = ContiguousArray<UInt32>(repeating: 0, count: network.nodeCount + 1)
+        for edge in 0..<network.edgeCount {
+            firstOut[Int(network.edgeFrom[edge]) + 1] += 1
+            firstOut[Int(network.edgeTo[edge]) + 1] += 1
+        }
+        for node in 0..<network.nodeCount { firstOut[node + 1] += firstOut[node] }
+        var fill = firstOut
+        var outgoing = ContiguousArray<UInt32>(repeating: 0, count: 2 * network.edgeCount)
+        for edge in 0..<network.edgeCount {
+            let from = Int(network.edgeFrom[edge]), to = Int(network.edgeTo[edge])
+            outgoing[Int(fill[from])] = UInt32(2 * edge); fill[from] += 1
+            outgoing[Int(fill[to])] = UInt32(2 * edge + 1); fill[to] += 1
+        }
+        writer.add(Section.nodeControl, network.nodeControl)
+        writer.add(Section.nodeExitRef, network.nodeExitRef)
+        writer.add(Section.shapeControl, network.shapeControl)
+        writer.add(Section.edgeGuide, network.edgeGuide)
+        writer.add(Section.guideFields, network.guideFields)
+        writer.add(Section.junctionFirstOut, firstOut)
+        writer.add(Section.junctionOut, outgoing)
     }
 
     private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout GraphFileWriter) {

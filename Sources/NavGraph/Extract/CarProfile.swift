@@ -52,6 +52,7 @@ public enum CarProfile {
         if roadClass == .ferry { flags.insert(.ferry) }
         if tags["toll:motorcar"] == "yes" || (tags["toll"] == "yes" && tags["toll:motorcar"] != "no") { flags.insert(.toll) }
         if let junction = tags["junction"], junction == "roundabout" || junction == "circular" { flags.insert(.roundabout) }
+        if tags["junction"] == "circular" { flags.insert(.circular) }
         if let bridge = tags["bridge"], bridge != "no" { flags.insert(.bridge) }
         if let tunnel = tags["tunnel"], tunnel != "no" { flags.insert(.tunnel) }
 

@@ -71,6 +71,14 @@ public final class OSMSource {
     }
 
     public func nodeID(_ index: Int) -> Int64 { data.pointee.node_ids[index] }
+
+    /// Way-referenced nodes with guidance tags (signals, stop, give way, toll booth, motorway junction), sorted by id.
+    public var taggedNodeCount: Int { data.pointee.tagged_node_count }
+    public func taggedNodeID(_ index: Int) -> Int64 { data.pointee.tagged_node_ids[index] }
+    public func taggedNodeTags(_ index: Int) -> [String: String] {
+        Self.tags(blob: data.pointee.tagged_node_tag_blob, from: data.pointee.tagged_node_tag_offsets[index],
+                  to: data.pointee.tagged_node_tag_offsets[index + 1])
+    }
     public func nodeLatE7(_ index: Int) -> Int32 { data.pointee.node_lat_e7[index] }
     public func nodeLonE7(_ index: Int) -> Int32 { data.pointee.node_lon_e7[index] }
 

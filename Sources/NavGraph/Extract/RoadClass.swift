@@ -73,4 +73,6 @@ public struct EdgeFlags: OptionSet, Sendable {
     public static let oneway = EdgeFlags(rawValue: 1 << 5)
     public static let destinationOnly = EdgeFlags(rawValue: 1 << 6)
     public static let privateAccess = EdgeFlags(rawValue: 1 << 7)
+    /// `junction=circular`: a traffic circle guidance announces as a rotary (it also carries `roundabout`).
+    public static let circular = EdgeFlags(rawValue: 1 << 8)
 }

@@ -23,6 +23,15 @@ public struct RoadNetwork {
     public var edgeRef = ContiguousArray<UInt32>()
     public var edgeWay = ContiguousArray<Int64>()
     public var strings = StringTable()
+    /// Guidance: traffic controls per junction and per shape point (`NodeControl` bits).
+    public var nodeControl = ContiguousArray<UInt8>()
+    public var shapeControl = ContiguousArray<UInt8>()
+    /// Guidance: exit number (string id) signposted at a junction (`junction:ref` or a motorway_junction's `ref`).
+    public var nodeExitRef = ContiguousArray<UInt32>()
+    /// Guidance: record of each edge in `guideFields` (0 = none).
+    public var edgeGuide = ContiguousArray<UInt32>()
+    /// Guidance records, `GuideRecord.fieldCount` string ids / counts each; record 0 is empty.
+    public var guideFields = ContiguousArray<UInt32>(repeating: 0, count: GuideRecord.fieldCount)
 
     public init() {}
 

@@ -24,10 +24,15 @@ public enum RoadNetworkBuilder {
         report.missingNodeRefs = source.missingNodeRefs
 
         // 1. Profile every candidate way.
-        var accepted: [(way: Int, attributes: WayAttributes)] = []
+        var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
         accepted.reserveCapacity(source.wayCount)
         for way in 0..<source.wayCount {
-            if let attributes = CarProfile.attributes(tags: source.wayTags(way)) { accepted.append((way, attributes)) }
+            let tags = source.wayTags(way)
+            if let attributes = CarProfile.attributes(tags: tags) {
+                let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
+                                           onewayReversed: !attributes.forward && attributes.backward)
+                accepted.append((way, attributes, guidance))
+            }
         }
         report.routableWays = accepted.count
 
@@ -35,7 +40,7 @@ public enum RoadNetworkBuilder {
         var useCount = ContiguousArray<UInt8>(repeating: 0, count: source.nodeCount)
         var wayNodeIndex = ContiguousArray<Int32>()
         var wayNodeFirst = ContiguousArray<Int>([0])
-        for (way, _) in accepted {
+        for (way, _, _) in accepted {
             let refs = source.wayNodeRefs(way)
             var previous: Int64 = Int64.min
             for (position, ref) in refs.enumerated() {
@@ -51,25 +56,31 @@ public enum RoadNetworkBuilder {
 
         // 3. Split into edges between junctions, cutting at missing nodes.
         var network = RoadNetwork()
+        let marks = nodeMarks(source, strings: &network.strings)
         var graphNode = ContiguousArray<Int32>(repeating: -1, count: source.nodeCount)
         func graphNodeID(_ index: Int32) -> UInt32 {
             if graphNode[Int(index)] < 0 {
                 graphNode[Int(index)] = Int32(network.nodeOSMID.count)
                 network.nodeOSMID.append(source.nodeID(Int(index)))
+                let mark = marks[Int(index)]
+                network.nodeControl.append(mark?.control.rawValue ?? 0)
+                network.nodeExitRef.append(mark?.exitRef ?? 0)
             }
             return UInt32(graphNode[Int(index)])
         }
-        for (acceptedIndex, (way, attributes)) in accepted.enumerated() {
+        for (acceptedIndex, (way, attributes, guidance)) in accepted.enumerated() {
             let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
             if nodes.contains(-1) { report.waysCutAtMissingNodes += 1 }
             let wayLength = attributes.ferryDurationSeconds == nil ? 0 : wayLengthMetres(nodes, source)
             let nameID = network.strings.intern(attributes.name)
             let refID = network.strings.intern(attributes.ref)
+            let guideID = guidance.isEmpty ? 0 : appendGuideRecord(guidance, network: &network)
             var chain: [Int32] = []
             func flush() {
                 if chain.count >= 2 {
                     appendEdge(chain, attributes: attributes, wayID: source.wayID(way), wayLength: wayLength,
-                               nameID: nameID, refID: refID, from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
+                               nameID: nameID, refID: refID, guideID: guideID, marks: marks,
+                               from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
                                source: source, network: &network)
                 }
                 chain.removeAll(keepingCapacity: true)
@@ -109,9 +120,34 @@ public enum RoadNetworkBuilder {
         UInt32(max(1, (metres / (kmh / 3.6) * 1000).rounded()))
     }
 
+    /// Guidance marks of located nodes by node index: traffic controls and the exit number (string id).
+    private static func nodeMarks(_ source: OSMSource, strings: inout StringTable) -> [Int: (control: NodeControl, exitRef: UInt32)] {
+        var marks: [Int: (control: NodeControl, exitRef: UInt32)] = [:]
+        for tagged in 0..<source.taggedNodeCount {
+            guard let index = source.nodeIndex(of: source.taggedNodeID(tagged)) else { continue }
+            let tags = source.taggedNodeTags(tagged)
+            let control = NodeControl(tags: tags)
+            let exit = tags["junction:ref"] ?? (control.contains(.motorwayJunction) ? tags["ref"] ?? "" : "")
+            marks[index] = (control, strings.intern(WayGuidance.list(exit)))
+        }
+        return marks
+    }
+
+    /// Appends a guidance record (its strings interned) and returns its id.
+    private static func appendGuideRecord(_ guidance: WayGuidance, network: inout RoadNetwork) -> UInt32 {
+        let id = UInt32(network.guideFields.count / GuideRecord.fieldCount)
+        network.guideFields.append(network.strings.intern(guidance.turnLanesForward))
+        network.guideFields.append(network.strings.intern(guidance.turnLanesBackward))
+        network.guideFields.append(network.strings.intern(guidance.destinationsForward))
+        network.guideFields.append(network.strings.intern(guidance.destinationsBackward))
+        network.guideFields.append(network.strings.intern(guidance.junctionRef))
+        network.guideFields.append(UInt32(guidance.laneCountForward) | UInt32(guidance.laneCountBackward) << 8)
+        return id
+    }
+
     private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, wayID: Int64, wayLength: Double,
-                                   nameID: UInt32, refID: UInt32, from: UInt32, to: UInt32, source: OSMSource,
-                                   network: inout RoadNetwork) {
+                                   nameID: UInt32, refID: UInt32, guideID: UInt32, marks: [Int: (control: NodeControl, exitRef: UInt32)],
+                                   from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
         var length = 0.0
         var previous: Coordinate?
         for index in chain {
@@ -122,6 +158,7 @@ public enum RoadNetworkBuilder {
             network.shapeLatE7.append(lat)
             network.shapeLonE7.append(lon)
             network.shapeOSMNode.append(source.nodeID(Int(index)))
+            network.shapeControl.append(marks.isEmpty ? 0 : marks[Int(index)]?.control.rawValue ?? 0)
         }
         network.edgeShapeFirst.append(UInt32(network.shapeLatE7.count))
         network.edgeFrom.append(from)
@@ -142,5 +179,6 @@ public enum RoadNetworkBuilder {
         network.edgeName.append(nameID)
         network.edgeRef.append(refID)
         network.edgeWay.append(wayID)
+        network.edgeGuide.append(guideID)
     }
 }

@@ -6,7 +6,10 @@ extension Router {
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
         var distanceByName: [UInt32: Double] = [:]   // string id of the edge's name, else of its ref
+        var edgeFirstSegment: [Int] = []
+        edgeFirstSegment.reserveCapacity(directedEdges.count)
         for (index, d) in directedEdges.enumerated() {
+            edgeFirstSegment.append(annotations.count)
             let edge = d >> 1
             let from = index == 0 ? planner.position(of: path.source, onDirectedEdge: d) : 0
             let to = index == directedEdges.count - 1 ? planner.position(of: path.target, onDirectedEdge: d) : graph.edgeLength[edge]
@@ -46,11 +49,13 @@ extension Router {
             coordinates[coordinates.count - 1] = path.target.point
         }
         let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map { graph.string($0.key) }.joined(separator: ", ")
-        return RouteLeg(coordinates: coordinates, annotations: annotations,
-                        distance: annotations.reduce(0) { $0 + $1.distance },
-                        duration: annotations.reduce(0) { $0 + $1.duration },
-                        durationTypical: annotations.reduce(0) { $0 + $1.durationTypical },
-                        weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges,
-                        routingNodes: path.nodes)
+        var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
+                           distance: annotations.reduce(0) { $0 + $1.distance },
+                           duration: annotations.reduce(0) { $0 + $1.duration },
+                           durationTypical: annotations.reduce(0) { $0 + $1.durationTypical },
+                           weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges,
+                           routingNodes: path.nodes)
+        leg.edgeFirstSegment = edgeFirstSegment
+        return leg
     }
 }

@@ -63,6 +63,10 @@ public struct RouteLeg: Sendable {
     /// The routing nodes driven, one per directed edge (a via-way restriction's copy where the route runs on one);
     /// empty for legs not built by the router.
     public var routingNodes: [Int]
+    /// For each directed edge, the index of its first segment in `annotations` (its first coordinate); an edge the
+    /// leg touches without driving (snapped at its very end) has no segment and shares the next edge's start.
+    /// Empty for legs not built by the router.
+    public var edgeFirstSegment: [Int] = []
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,

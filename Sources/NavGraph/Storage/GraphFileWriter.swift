@@ -3,7 +3,8 @@ import Foundation
 /// Layout constants of the navgraph file: a header, a section table, then 64-byte aligned sections.
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("NAVGRAPH".utf8)
-    public static let version: UInt32 = 2
+    /// 3: guidance sections (traffic controls, exit numbers, lanes, destinations, junction adjacency).
+    public static let version: UInt32 = 3
     public static let alignment = 64
     public static let nameLength = 24
     /// Header: magic (8), version (4), section count (4), table CRC (4), reserved (4).

@@ -44,4 +44,7 @@ public enum Section {
     public static let metricForward = "metric.forward", metricBackward = "metric.backward"
     public static let metricForwardVia = "metric.forwardVia", metricBackwardVia = "metric.backwardVia"
     public static let gridFirst = "grid.first", gridSegment = "grid.segment"
+    public static let nodeControl = "node.control", nodeExitRef = "node.exitRef", shapeControl = "shape.control"
+    public static let edgeGuide = "edge.guide", guideFields = "guide.fields"
+    public static let junctionFirstOut = "junction.firstOut", junctionOut = "junction.out"
 }

@@ -57,7 +57,7 @@ public final class MappedGraphFile: @unchecked Sendable {
         guard magic == GraphFileFormat.magic else { throw NavGraphError("\(path): not a navgraph file (bad magic)") }
         let version = base.loadUnaligned(fromByteOffset: 8, as: UInt32.self).littleEndian
         guard version == GraphFileFormat.version else {
-            throw NavGraphError("\(path): graph file format version \(version), this navgraph reads version \(GraphFileFormat.version); re-run navgraph import")
+            throw NavGraphError("\(path): graph file format version \(version), this navgraph reads version \(GraphFileFormat.version); re-import the OSM file with navgraph import", code: .badFile)
         }
         let count = Int(base.loadUnaligned(fromByteOffset: 12, as: UInt32.self).littleEndian)
         let tableCRC = base.loadUnaligned(fromByteOffset: 16, as: UInt32.self).littleEndian

@@ -32,6 +32,16 @@ public final class RoutingGraph: @unchecked Sendable {
     public let gridFirst: UnsafeBufferPointer<UInt32>
     public let gridSegment: UnsafeBufferPointer<UInt32>
     public let restrictionCount: Int
+    /// Guidance: `NodeControl` bits per junction and per shape point, exit number string id per junction.
+    public let nodeControl: UnsafeBufferPointer<UInt8>
+    public let shapeControl: UnsafeBufferPointer<UInt8>
+    public let nodeExitRef: UnsafeBufferPointer<UInt32>
+    /// Guidance: record id per edge into `guideFields` (`GuideRecord` layout).
+    public let edgeGuide: UnsafeBufferPointer<UInt32>
+    public let guideFields: UnsafeBufferPointer<UInt32>
+    /// Directed edges leaving junction n: junctionOut[junctionFirstOut[n] ..< junctionFirstOut[n + 1]].
+    public let junctionFirstOut: UnsafeBufferPointer<UInt32>
+    public let junctionOut: UnsafeBufferPointer<UInt32>
 
     public init(path: String, verifyChecksums: Bool = true) throws {
         file = try MappedGraphFile(path: path, verifyChecksums: verifyChecksums)
@@ -72,6 +82,13 @@ public final class RoutingGraph: @unchecked Sendable {
         gridFirst = try file.array(Section.gridFirst)
         gridSegment = try file.array(Section.gridSegment)
         restrictionCount = try file.array(Section.restrictionRelation, of: Int64.self).count
+        nodeControl = try file.array(Section.nodeControl)
+        shapeControl = try file.array(Section.shapeControl)
+        nodeExitRef = try file.array(Section.nodeExitRef)
+        edgeGuide = try file.array(Section.edgeGuide)
+        guideFields = try file.array(Section.guideFields)
+        junctionFirstOut = try file.array(Section.junctionFirstOut)
+        junctionOut = try file.array(Section.junctionOut)
         try validate()
     }
 
@@ -88,6 +105,13 @@ public final class RoutingGraph: @unchecked Sendable {
             ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
             ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
+            ("guidance", nodeControl.count == nodeOSMID.count && nodeExitRef.count == nodeOSMID.count && shapeControl.count == shapeLatE7.count
+                && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0
+                && edgeGuide.allSatisfy { Int($0) < guideFields.count / GuideRecord.fieldCount }
+                && guideFields.indices.allSatisfy { $0 % GuideRecord.fieldCount == GuideRecord.laneCounts || Int(guideFields[$0]) + 1 < stringOffsets.count }
+                && nodeExitRef.allSatisfy { Int($0) + 1 < stringOffsets.count }),
+            ("junctions", junctionFirstOut.count == nodeOSMID.count + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count
+                && junctionOut.allSatisfy { Int($0) < 2 * edges }),
             ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
         ]
         for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file") }
@@ -106,6 +130,11 @@ public final class RoutingGraph: @unchecked Sendable {
     }
 
     public func flags(edge: Int) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge]) }
+
+    /// A string field (`GuideRecord` index) of an edge's guidance record; 0 (the empty string) when untagged.
+    @inline(__always) public func guideString(edge: Int, field: Int) -> UInt32 {
+        guideFields[Int(edgeGuide[edge]) * GuideRecord.fieldCount + field]
+    }
     public func roadClass(edge: Int) -> RoadClass { RoadClass(rawValue: edgeClass[edge]) ?? .service }
 
     /// Edge owning the segment that starts at shape point `index`.

@@ -1,0 +1,82 @@
+/// What guidance keeps of one OSM way besides routing: lane arrows, signposted destinations, exit numbers.
+public struct WayGuidance: Sendable, Equatable {
+    /// `turn:lanes` of the way's forward and backward directions ("" when untagged), OSM syntax "left|through;right".
+    public var turnLanesForward = ""
+    public var turnLanesBackward = ""
+    /// Signposted destinations per direction, OSRM style "ref, ref: destination, destination" ("" when none).
+    public var destinationsForward = ""
+    public var destinationsBackward = ""
+    /// `junction:ref` of the way (exit number of a motorway link), "" when none.
+    public var junctionRef = ""
+    /// `lanes` per direction, 0 when unknown.
+    public var laneCountForward: UInt8 = 0
+    public var laneCountBackward: UInt8 = 0
+
+    public init() {}
+
+    public var isEmpty: Bool { self == WayGuidance() }
+
+    /// Reads the guidance tags of a way; `onewayReversed` says the way is drawn against its only direction (`oneway=-1`).
+    public init(tags: [String: String], isOneway: Bool, onewayReversed: Bool) {
+        let plainLanes = tags["turn:lanes"] ?? ""
+        turnLanesForward = tags["turn:lanes:forward"] ?? (onewayReversed ? "" : plainLanes)
+        turnLanesBackward = tags["turn:lanes:backward"] ?? (onewayReversed ? plainLanes : "")
+        func destinations(_ suffix: String) -> String {
+            let ref = tags["destination:ref" + suffix] ?? ""
+            let names = tags["destination" + suffix] ?? tags["destination:street" + suffix] ?? ""
+            let refs = Self.list(ref), places = Self.list(names)
+            if refs.isEmpty { return places }
+            return places.isEmpty ? refs : refs + ": " + places
+        }
+        let plainDestinations = destinations("")
+        let forward = destinations(":forward"), backward = destinations(":backward")
+        destinationsForward = !forward.isEmpty ? forward : (onewayReversed ? "" : plainDestinations)
+        destinationsBackward = !backward.isEmpty ? backward : (onewayReversed ? plainDestinations : "")
+        junctionRef = Self.list(tags["junction:ref"] ?? "")
+        let lanes = Int(tags["lanes"] ?? "") ?? 0
+        let lanesForward = Int(tags["lanes:forward"] ?? "") ?? (isOneway ? lanes : (lanes > 0 ? lanes / 2 : 0))
+        let lanesBackward = Int(tags["lanes:backward"] ?? "") ?? (isOneway ? 0 : (lanes > 0 ? lanes - lanes / 2 : 0))
+        laneCountForward = UInt8(clamping: onewayReversed ? lanesBackward : lanesForward)
+        laneCountBackward = UInt8(clamping: onewayReversed ? lanesForward : lanesBackward)
+    }
+
+    /// "a;b; c" as "a, b, c".
+    static func list(_ value: String) -> String {
+        value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+}
+
+/// Traffic controls and other guidance marks on an OSM node, kept per junction and per shape point.
+public struct NodeControl: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let trafficSignals = NodeControl(rawValue: 1 << 0)
+    public static let stop = NodeControl(rawValue: 1 << 1)
+    public static let giveWay = NodeControl(rawValue: 1 << 2)
+    public static let tollBooth = NodeControl(rawValue: 1 << 3)
+    public static let motorwayJunction = NodeControl(rawValue: 1 << 4)
+
+    /// Reads `highway=traffic_signals|stop|give_way|motorway_junction` and `barrier=toll_booth`.
+    public init(tags: [String: String]) {
+        var control: NodeControl = []
+        switch tags["highway"] {
+        case "traffic_signals": control.insert(.trafficSignals)
+        case "stop": control.insert(.stop)
+        case "give_way": control.insert(.giveWay)
+        case "motorway_junction": control.insert(.motorwayJunction)
+        default: break
+        }
+        if tags["barrier"] == "toll_booth" { control.insert(.tollBooth) }
+        self = control
+    }
+}
+
+/// Layout of one guidance record in the `guide.fields` section: string ids, then packed lane counts.
+public enum GuideRecord {
+    public static let fieldCount = 6
+    public static let turnLanesForward = 0, turnLanesBackward = 1, destinationsForward = 2, destinationsBackward = 3
+    public static let junctionRef = 4
+    /// Lane count forward in the low byte, backward in the next one.
+    public static let laneCounts = 5
+}

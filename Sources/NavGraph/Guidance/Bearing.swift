@@ -1,0 +1,29 @@
+import Foundation
+
+/// Compass arithmetic for guidance: bearings clockwise from north in degrees.
+enum Bearing {
+    /// Initial bearing from a to b, 0..<360.
+    static func between(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let lat1 = a.lat * .pi / 180, lat2 = b.lat * .pi / 180, dLon = (b.lon - a.lon) * .pi / 180
+        let y = sin(dLon) * cos(lat2)
+        let x = cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon)
+        let degrees = atan2(y, x) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// A bearing turned into the 0..<360 range.
+    static func normalized(_ value: Double) -> Double {
+        let wrapped = value.truncatingRemainder(dividingBy: 360)
+        return wrapped < 0 ? wrapped + 360 : wrapped
+    }
+
+    /// The signed turn from heading `from` to heading `to`, -180...180, positive to the right.
+    static func deviation(from: Double, to: Double) -> Double {
+        var delta = normalized(to - from)
+        if delta > 180 { delta -= 360 }
+        return delta
+    }
+
+    /// A bearing as the Directions API writes it: an integer 0...359.
+    static func wire(_ value: Double) -> Int { Int(normalized(value.rounded())) % 360 }
+}

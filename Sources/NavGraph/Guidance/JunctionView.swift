@@ -1,0 +1,94 @@
+/// One road at a junction as seen from its centre: the directed edge leaving along it, its bearing, and whether
+/// the route's incoming edge may turn onto it.
+struct JunctionRoad {
+    /// Directed edge (2 * edge + direction) leaving the junction along this road.
+    var leaving: Int
+    /// Bearing from the junction along the road, 0..<360.
+    var bearing: Double
+    /// Whether a car arriving on the route's incoming edge may drive onto it.
+    var entry: Bool
+    var edge: Int { leaving >> 1 }
+}
+
+/// All roads at one junction of a route, in bearing order, with the roads the route arrives on and leaves by.
+struct JunctionView {
+    var node: Int
+    var roads: [JunctionRoad]
+    /// Index in `roads` of the road the route arrives on (its leaving edge is the reverse of the incoming edge).
+    var inIndex: Int
+    var outIndex: Int
+    /// Direction of travel when arriving, 0..<360.
+    var bearingBefore: Double
+    var bearingAfter: Double { roads[outIndex].bearing }
+    /// Signed turn of the route here, -180...180, positive to the right.
+    var deviation: Double { Bearing.deviation(from: bearingBefore, to: bearingAfter) }
+
+    /// Deviation of any road from the direction of arrival.
+    func deviation(of road: JunctionRoad) -> Double { Bearing.deviation(from: bearingBefore, to: road.bearing) }
+
+    /// The roads other than the way in and the way out that a car could take here.
+    var otherExits: [JunctionRoad] {
+        roads.indices.filter { $0 != inIndex && $0 != outIndex && roads[$0].entry }.map { roads[$0] }
+    }
+}
+
+/// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
+struct JunctionReader {
+    let graph: RoutingGraph
+    /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead).
+    static let lookahead = 12.0
+
+    /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
+    func bearingFromStart(directedEdge d: Int) -> Double {
+        let edge = d >> 1
+        let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+        let forward = d & 1 == 0
+        let origin = graph.coordinate(shapePoint: forward ? first : last)
+        var travelled = 0.0
+        var previous = origin
+        var index = forward ? first + 1 : last - 1
+        while forward ? index <= last : index >= first {
+            let point = graph.coordinate(shapePoint: index)
+            let step = Geo.haversine(previous, point)
+            if travelled + step >= Self.lookahead && step > 0 {
+                let t = (Self.lookahead - travelled) / step
+                let target = Coordinate(lat: previous.lat + (point.lat - previous.lat) * t, lon: previous.lon + (point.lon - previous.lon) * t)
+                return Bearing.between(origin, target)
+            }
+            travelled += step
+            previous = point
+            index += forward ? 1 : -1
+        }
+        return Bearing.between(origin, previous)
+    }
+
+    /// Head junction of a directed edge.
+    func head(of d: Int) -> Int { Int(d & 1 == 0 ? graph.edgeTo[d >> 1] : graph.edgeFrom[d >> 1]) }
+
+    /// The junction between `incoming` and `outgoing` (consecutive directed edges of a route); `routingNode` is the
+    /// routing node the route drove `incoming` on (for turn restrictions), or nil to use the plain edge's node.
+    func view(incoming: Int, outgoing: Int, routingNode: Int?) -> JunctionView {
+        let node = head(of: incoming)
+        let reverseIn = incoming ^ 1
+        let from = routingNode ?? Int(graph.routingNodeOfEdge[incoming])
+        var roads: [JunctionRoad] = []
+        for slot in Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1]) {
+            let leaving = Int(graph.junctionOut[slot])
+            var entry = false
+            if from >= 0 {
+                for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
+                where Int(graph.routingEdge[Int(graph.cch.turnHead[arc])]) == leaving {
+                    entry = true
+                    break
+                }
+            }
+            if leaving == outgoing { entry = true }
+            roads.append(JunctionRoad(leaving: leaving, bearing: bearingFromStart(directedEdge: leaving), entry: entry))
+        }
+        roads.sort { $0.bearing < $1.bearing }
+        let inIndex = roads.firstIndex { $0.leaving == reverseIn } ?? 0
+        let outIndex = roads.firstIndex { $0.leaving == outgoing } ?? 0
+        return JunctionView(node: node, roads: roads, inIndex: inIndex, outIndex: outIndex,
+                            bearingBefore: Bearing.normalized(bearingFromStart(directedEdge: reverseIn) + 180))
+    }
+}

@@ -1,0 +1,56 @@
+/// Lanes of an approach from its `turn:lanes` tag, marked valid and active for a maneuver.
+enum LaneGuidance {
+    /// OSM `turn:lanes` values as the Directions API's indications.
+    static func indication(_ value: Substring) -> String {
+        switch value.trimmingCharacters(in: .whitespaces) {
+        case "left": "left"
+        case "slight_left": "slight left"
+        case "sharp_left": "sharp left"
+        case "through": "straight"
+        case "right": "right"
+        case "slight_right": "slight right"
+        case "sharp_right": "sharp right"
+        case "reverse": "uturn"
+        case "merge_to_left": "merge to left"
+        case "merge_to_right": "merge to right"
+        default: "none"
+        }
+    }
+
+    /// Parses "left|through;right|" into lanes left to right.
+    static func parse(_ tag: String) -> [[String]] {
+        tag.split(separator: "|", omittingEmptySubsequences: false).map { lane in
+            let values = lane.split(separator: ";").map(indication)
+            return values.isEmpty ? ["none"] : values
+        }
+    }
+
+    /// Families of indications that may serve a maneuver direction, best first.
+    static func acceptable(for direction: ManeuverModifier) -> [String] {
+        switch direction {
+        case .straight: ["straight", "none"]
+        case .slightRight: ["slight right", "right", "straight"]
+        case .right: ["right", "slight right", "sharp right"]
+        case .sharpRight: ["sharp right", "right"]
+        case .slightLeft: ["slight left", "left", "straight"]
+        case .left: ["left", "slight left", "sharp left"]
+        case .sharpLeft: ["sharp left", "left"]
+        case .uturn: ["uturn", "sharp left", "left"]
+        }
+    }
+
+    /// The lanes for an approach tagged `tag`, for a maneuver in `direction`; nil when untagged.
+    static func lanes(tag: String, direction: ManeuverModifier) -> [Lane]? {
+        guard !tag.isEmpty else { return nil }
+        let parsed = parse(tag)
+        guard parsed.count > 1 || parsed.first != ["none"] else { return nil }
+        for candidate in acceptable(for: direction) {
+            guard parsed.contains(where: { $0.contains(candidate) }) else { continue }
+            return parsed.map { indications in
+                let valid = indications.contains(candidate)
+                return Lane(indications: indications, valid: valid, active: valid, validIndication: valid ? candidate : nil)
+            }
+        }
+        return parsed.map { Lane(indications: $0, valid: false, active: false) }
+    }
+}

@@ -1,0 +1,114 @@
+/// Cuts a leg into steps at the maneuvers found by `StepBuilder`, with names, lanes, intersections and exact totals.
+extension StepBuilder {
+    func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide, view: (Int) -> JunctionView?) -> [GuidanceStep] {
+        let last = leg.coordinates.count - 1
+        let edges = leg.directedEdges
+        // Which edge change (k) happens at each coordinate, for listing intersections.
+        var junctionAt: [Int: Int] = [:]
+        for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = k }
+        var steps: [GuidanceStep] = []
+        var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
+        for (index, mark) in marks.enumerated() {
+            let isArrive = mark.type == .arrive
+            let end = isArrive ? last : marks[index + 1].coordinate
+            var distance = 0.0, duration = 0.0
+            for segment in mark.coordinate..<end { distance += leg.annotations[segment].distance; duration += leg.annotations[segment].duration }
+            var weight = leg.duration > 0 ? leg.weight * duration / leg.duration : (index == 0 ? leg.weight : 0)
+            let isLastDriven = index == marks.count - 2
+            if isLastDriven {
+                distance = leg.distance - sums.distance
+                duration = leg.duration - sums.duration
+                weight = leg.weight - sums.weight
+            } else if isArrive {
+                distance = 0; duration = 0; weight = 0
+            }
+            sums.distance += distance; sums.duration += duration; sums.weight += weight
+
+            let nameEdgeIndex: Int
+            if (mark.type == .roundabout || mark.type == .rotary), index + 1 < marks.count, marks[index + 1].type != .arrive {
+                nameEdgeIndex = marks[index + 1].edgeIndex
+            } else {
+                nameEdgeIndex = mark.edgeIndex
+            }
+            let d = edges[min(nameEdgeIndex, edges.count - 1)]
+            let edge = d >> 1
+            let forward = d & 1 == 0
+            let flags = graph.flags(edge: edge)
+            var exits = ""
+            if let node = mark.node, graph.nodeExitRef[node] != 0 { exits = graph.string(graph.nodeExitRef[node]) }
+            if exits.isEmpty && (mark.type == .offRamp || mark.type == .fork) {
+                exits = graph.string(graph.guideString(edge: edge, field: GuideRecord.junctionRef))
+            }
+            let maneuver = Maneuver(type: mark.type, modifier: mark.modifier, location: leg.coordinates[mark.coordinate],
+                                    bearingBefore: Bearing.wire(mark.bearingBefore), bearingAfter: Bearing.wire(mark.bearingAfter),
+                                    exit: mark.exit, notice: mark.notice,
+                                    side: isArrive ? arrivalSide(leg, side: side) : nil)
+            var intersections: [Intersection] = []
+            if mark.type == .depart {
+                intersections.append(Intersection(location: leg.coordinates[0], bearings: [Bearing.wire(mark.bearingAfter)], entry: [true],
+                                                  inIndex: nil, outIndex: 0, geometryIndex: 0))
+            } else if isArrive {
+                intersections.append(Intersection(location: leg.coordinates[last], bearings: [Bearing.wire(mark.bearingBefore + 180)],
+                                                  entry: [true], inIndex: 0, outIndex: nil, geometryIndex: last))
+            }
+            if !isArrive {
+                let passedStart = mark.type == .depart ? 1 : mark.coordinate
+                for coordinate in passedStart..<max(passedStart, end) {
+                    guard let k = junctionAt[coordinate], let junction = view(k) else { continue }
+                    guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
+                    intersections.append(intersection(junction, k: k, leg: leg, modifier: coordinate == mark.coordinate ? mark.modifier : nil))
+                }
+            }
+            let name = graph.string(graph.edgeName[edge])
+            let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) ? mark.rotaryName : ""
+            steps.append(GuidanceStep(
+                maneuver: maneuver, name: name, ref: graph.string(graph.edgeRef[edge]),
+                destinations: graph.string(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
+                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : .driving, drivingSide: side.rawValue,
+                distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
+                intersections: intersections, roadClass: graph.roadClass(edge: edge),
+                speedLimitKmh: graph.edgeMaxspeed[edge] > 0 ? Int(graph.edgeMaxspeed[edge]) : nil))
+        }
+        return steps
+    }
+
+    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`.
+    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?) -> Intersection {
+        let incoming = leg.directedEdges[k - 1]
+        let lanesTag = graph.string(graph.guideString(edge: incoming >> 1, field: incoming & 1 == 0 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward))
+        let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
+        let control = NodeControl(rawValue: graph.nodeControl[junction.node])
+        return Intersection(location: leg.coordinates[leg.edgeFirstSegment[k]], bearings: junction.roads.map { Bearing.wire($0.bearing) },
+                            entry: junction.roads.map(\.entry), inIndex: junction.inIndex, outIndex: junction.outIndex,
+                            geometryIndex: leg.edgeFirstSegment[k], lanes: LaneGuidance.lanes(tag: lanesTag, direction: direction),
+                            isTollCollection: control.contains(.tollBooth), hasTrafficSignal: control.contains(.trafficSignals),
+                            hasStopSign: control.contains(.stop), hasYieldSign: control.contains(.giveWay))
+    }
+
+    /// Whether the destination lies left or right of the last segment (straight when on it).
+    func arrivalSide(_ leg: RouteLeg, side: DrivingSide) -> ManeuverModifier? {
+        nil
+    }
+
+    /// Depart and arrive only, for legs without per-edge segment starts.
+    func fallbackSteps(_ leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
+        let last = max(0, leg.coordinates.count - 1)
+        guard !leg.coordinates.isEmpty else { return [] }
+        let start = leg.coordinates[0], end = leg.coordinates[last]
+        let bearing = last > 0 ? Bearing.between(start, leg.coordinates[1]) : 0
+        let edge = leg.directedEdges.first.map { $0 >> 1 }
+        let name = edge.map { graph.string(graph.edgeName[$0]) } ?? ""
+        let roadClass = edge.map { graph.roadClass(edge: $0) } ?? .service
+        func step(_ type: ManeuverType, _ at: Coordinate, _ range: ClosedRange<Int>, _ distance: Double, _ duration: Double, _ weight: Double) -> GuidanceStep {
+            GuidanceStep(maneuver: Maneuver(type: type, modifier: nil, location: at, bearingBefore: type == .arrive ? Bearing.wire(bearing) : 0,
+                                            bearingAfter: type == .depart ? Bearing.wire(bearing) : 0),
+                         name: name, ref: "", destinations: "", exits: "", rotaryName: "", mode: .driving, drivingSide: side.rawValue,
+                         distance: distance, duration: duration, weight: weight, geometryRange: range,
+                         intersections: [Intersection(location: at, bearings: [Bearing.wire(bearing)], entry: [true],
+                                                      inIndex: type == .arrive ? 0 : nil, outIndex: type == .depart ? 0 : nil,
+                                                      geometryIndex: range.lowerBound)],
+                         roadClass: roadClass, speedLimitKmh: nil)
+        }
+        return [step(.depart, start, 0...last, leg.distance, leg.duration, leg.weight), step(.arrive, end, last...last, 0, 0, 0)]
+    }
+}

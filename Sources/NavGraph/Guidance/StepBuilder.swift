@@ -1,0 +1,172 @@
+/// Turns a route leg into guidance steps: finds the junctions the leg passes, decides what to announce at each
+/// (`TurnClassifier`, roundabouts here), collapses what a driver would not want to hear, and cuts the leg's
+/// geometry, distance, duration and weight into steps that add up exactly to the leg's.
+public struct StepBuilder {
+    public let graph: RoutingGraph
+    let reader: JunctionReader
+    let classifier: TurnClassifier
+
+    public init(graph: RoutingGraph) {
+        self.graph = graph
+        reader = JunctionReader(graph: graph)
+        classifier = TurnClassifier(graph: graph)
+    }
+
+    /// A maneuver found on the leg, before it becomes a step.
+    struct Mark {
+        var type: ManeuverType
+        var modifier: ManeuverModifier?
+        /// Index in the leg's coordinates.
+        var coordinate: Int
+        /// Index in the leg's directed edges of the edge taken after the maneuver.
+        var edgeIndex: Int
+        var bearingBefore: Double
+        var bearingAfter: Double
+        var exit: Int?
+        var notice: GuidanceNotice?
+        var node: Int?
+        var rotaryName = ""
+    }
+
+    /// The steps of a leg, depart first and arrive last.
+    public func steps(for leg: RouteLeg) -> [GuidanceStep] {
+        let coordinates = leg.coordinates
+        let edges = leg.directedEdges
+        let last = coordinates.count - 1
+        let side = DrivingSide(at: coordinates.first ?? Coordinate(lat: 0, lon: 0))
+        guard last >= 1, !edges.isEmpty, leg.edgeFirstSegment.count == edges.count else {
+            return fallbackSteps(leg, side: side)
+        }
+        // Junction views at each edge change that lies strictly inside the leg.
+        var views: [Int: JunctionView] = [:]
+        func view(_ k: Int) -> JunctionView? {
+            if let cached = views[k] { return cached }
+            let at = leg.edgeFirstSegment[k]
+            guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
+            let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
+            let made = reader.view(incoming: edges[k - 1], outgoing: edges[k], routingNode: routing)
+            views[k] = made
+            return made
+        }
+        let departBearing = segmentBearing(coordinates, from: 0)
+        var marks = [Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
+                          bearingAfter: departBearing)]
+        var k = 1
+        while k < edges.count {
+            defer { k += 1 }
+            guard let junction = view(k) else { continue }
+            let incoming = edges[k - 1], outgoing = edges[k]
+            let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
+            let at = leg.edgeFirstSegment[k]
+            var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
+                            bearingAfter: junction.bearingAfter, node: junction.node)
+            if !inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
+                // Enter: count the exits passed until the route leaves the ring.
+                let kind = roundaboutKind(entering: outgoing)
+                mark.type = kind.type
+                mark.rotaryName = kind.type == .rotary ? graph.string(graph.edgeName[outgoing >> 1]) : ""
+                var exits = 0, j = k + 1
+                while j < edges.count, graph.flags(edge: edges[j] >> 1).contains(.roundabout) {
+                    if let inside = view(j) { exits += exitCount(inside) }
+                    j += 1
+                }
+                if j < edges.count, let exitView = view(j) {
+                    let total = Bearing.deviation(from: junction.bearingBefore, to: exitView.bearingAfter)
+                    mark.modifier = TurnClassifier.modifier(deviation: total)
+                    mark.exit = exits + 1
+                    if kind.type == .roundaboutTurn {
+                        mark.exit = nil
+                        marks.append(mark)
+                        k = j
+                        continue
+                    }
+                    marks.append(mark)
+                    var exitMark = Mark(type: kind.type == .rotary ? .exitRotary : .exitRoundabout,
+                                        modifier: TurnClassifier.modifier(deviation: exitView.deviation),
+                                        coordinate: leg.edgeFirstSegment[j], edgeIndex: j, bearingBefore: exitView.bearingBefore,
+                                        bearingAfter: exitView.bearingAfter, exit: exits + 1, node: exitView.node)
+                    exitMark.rotaryName = mark.rotaryName
+                    marks.append(exitMark)
+                    k = j
+                } else {
+                    mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
+                    marks.append(mark)
+                    k = edges.count
+                }
+                continue
+            }
+            if inFlags.contains(.roundabout) && outFlags.contains(.roundabout) { continue }
+            if inFlags.contains(.roundabout) {
+                // Left a ring the leg started on.
+                mark.type = inFlags.contains(.circular) ? .exitRotary : .exitRoundabout
+                mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
+                mark.exit = 1
+                marks.append(mark)
+                continue
+            }
+            if inFlags.contains(.ferry) != outFlags.contains(.ferry) {
+                mark.type = .notification
+                mark.notice = outFlags.contains(.ferry) ? .ferry : .leavingFerry
+                mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
+                marks.append(mark)
+                continue
+            }
+            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing) {
+                mark.type = type
+                mark.modifier = modifier
+                marks.append(mark)
+            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) {
+                mark.type = .notification
+                mark.notice = .tollRoad
+                mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
+                marks.append(mark)
+            }
+        }
+        marks = StepCollapser(graph: graph, leg: leg).collapse(marks)
+        let arriveBearing = segmentBearing(coordinates, from: last - 1)
+        marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
+                          bearingBefore: arriveBearing, bearingAfter: 0))
+        return assemble(marks, leg: leg, side: side, view: view)
+    }
+
+    /// Exits a car could leave the ring by at a junction inside it.
+    func exitCount(_ view: JunctionView) -> Int {
+        view.roads.indices.filter { index in
+            index != view.inIndex && index != view.outIndex && view.roads[index].entry
+                && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
+        }.count
+    }
+
+    /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn.
+    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
+        var length = 0.0, junctions = 0
+        var current = d
+        var names = Set<UInt32>()
+        for _ in 0..<64 {
+            let edge = current >> 1
+            length += graph.edgeLength[edge]
+            names.insert(graph.edgeName[edge])
+            let node = reader.head(of: current)
+            let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
+            if slots.count > 2 { junctions += 1 }
+            guard let next = slots.lazy.map({ Int(self.graph.junctionOut[$0]) }).first(where: { next in
+                next != current ^ 1 && self.graph.flags(edge: next >> 1).contains(.roundabout) && self.graph.routingNodeOfEdge[next] >= 0
+            }) else { break }
+            current = next
+            if current == d { break }
+        }
+        let radius = length / (2 * .pi)
+        if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
+        if names.count == 1, let name = names.first, name != 0, radius > 15 { return (.rotary, radius) }
+        if radius < 5 && junctions <= 4 { return (.roundaboutTurn, radius) }
+        return (.roundabout, radius)
+    }
+
+    /// Bearing of the leg's segment starting at coordinate `index` (skipping zero-length ones).
+    func segmentBearing(_ coordinates: [Coordinate], from index: Int) -> Double {
+        var j = index + 1
+        while j < coordinates.count - 1 && coordinates[j] == coordinates[index] { j += 1 }
+        guard index >= 0, j < coordinates.count else { return 0 }
+        return Bearing.between(coordinates[index], coordinates[j])
+    }
+}

@@ -1,0 +1,70 @@
+/// Removes or merges maneuvers a driver would not want announced separately: two quick turns through a divided
+/// road's median (one turn, or a U-turn), a name change right before another maneuver, and turns that cancel out.
+struct StepCollapser {
+    let graph: RoutingGraph
+    let leg: RouteLeg
+    /// Metres from the leg's start to each coordinate.
+    let along: [Double]
+    /// Two maneuvers closer than this merge into one (OSRM collapses within a similar distance).
+    static let collapseDistance = 30.0
+
+    init(graph: RoutingGraph, leg: RouteLeg) {
+        self.graph = graph
+        self.leg = leg
+        var along = [0.0]
+        along.reserveCapacity(leg.coordinates.count)
+        for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
+        while along.count < leg.coordinates.count { along.append(along.last ?? 0) }
+        self.along = along
+    }
+
+    static func isTurnLike(_ type: ManeuverType) -> Bool {
+        type == .turn || type == .continue || type == .endOfRoad || type == .newName
+    }
+
+    func nameKey(edgeIndex: Int) -> UInt32 {
+        let edge = leg.directedEdges[edgeIndex] >> 1
+        return graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
+    }
+
+    func collapse(_ input: [StepBuilder.Mark]) -> [StepBuilder.Mark] {
+        var marks: [StepBuilder.Mark] = []
+        for mark in input {
+            guard let previous = marks.last, previous.type != .depart,
+                  Self.isTurnLike(previous.type), Self.isTurnLike(mark.type),
+                  along[mark.coordinate] - along[previous.coordinate] < Self.collapseDistance else {
+                marks.append(mark)
+                continue
+            }
+            let total = Bearing.deviation(from: previous.bearingBefore, to: mark.bearingAfter)
+            let nameBefore = previous.edgeIndex > 0 ? nameKey(edgeIndex: previous.edgeIndex - 1) : 0
+            let nameAfter = nameKey(edgeIndex: mark.edgeIndex)
+            var merged = mark
+            merged.coordinate = previous.coordinate
+            merged.bearingBefore = previous.bearingBefore
+            merged.node = previous.node
+            let sameSide = (previous.modifier.map(Self.isRight) ?? false) == (mark.modifier.map(Self.isRight) ?? false)
+            if abs(total) > 150 && sameSide && previous.type != .newName && mark.type != .newName {
+                merged.type = nameAfter == nameBefore ? .continue : .turn
+                merged.modifier = .uturn
+            } else if previous.type == .newName && mark.type != .newName {
+                // The name change is part of the next maneuver.
+                merged = mark
+            } else {
+                let modifier = TurnClassifier.modifier(deviation: total)
+                if modifier == .straight && nameAfter == nameBefore {
+                    marks.removeLast()
+                    continue
+                }
+                merged.type = modifier == .straight ? .newName : (previous.type == .endOfRoad ? .endOfRoad : .turn)
+                merged.modifier = modifier
+            }
+            marks[marks.count - 1] = merged
+        }
+        return marks
+    }
+
+    static func isRight(_ modifier: ManeuverModifier) -> Bool {
+        modifier == .right || modifier == .slightRight || modifier == .sharpRight
+    }
+}

@@ -1,0 +1,160 @@
+/// Decides what a driver is told at one junction of a route (outside roundabouts), in OSRM's spirit: nothing where
+/// the road obviously goes on, `new name` where only the name changes, ramps, merges, forks, end of road, turns.
+struct TurnClassifier {
+    let graph: RoutingGraph
+
+    /// OSRM's modifier bands for a signed deviation from straight on (positive to the right).
+    static func modifier(deviation: Double) -> ManeuverModifier {
+        let a = abs(deviation)
+        let right = deviation > 0
+        switch a {
+        case ...20: return .straight
+        case ...40: return right ? .slightRight : .slightLeft
+        case ...120: return right ? .right : .left
+        case ..<179: return right ? .sharpRight : .sharpLeft
+        default: return .uturn
+        }
+    }
+
+    /// Priority of a road class for "is this the obvious way on": lower is more important.
+    static func priority(_ roadClass: RoadClass) -> Int {
+        switch roadClass {
+        case .motorway, .trunk: 0
+        case .primary: 1
+        case .secondary: 2
+        case .tertiary: 3
+        case .motorwayLink, .trunkLink, .primaryLink, .secondaryLink, .tertiaryLink: 4
+        case .unclassified, .residential: 5
+        case .livingStreet: 6
+        case .ferry: 6
+        case .service, .track: 7
+        }
+    }
+
+    static func isHighway(_ c: RoadClass) -> Bool { c == .motorway || c == .trunk }
+    static func isLink(_ c: RoadClass) -> Bool {
+        c == .motorwayLink || c == .trunkLink || c == .primaryLink || c == .secondaryLink || c == .tertiaryLink
+    }
+
+    /// Name identity of an edge: its name, or its ref where unnamed (string ids).
+    func nameKey(_ edge: Int) -> UInt32 { graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge] }
+
+    /// Whether moving from edge a to edge b is a name change a driver should hear.
+    func namesDiffer(_ a: Int, _ b: Int) -> Bool {
+        let from = nameKey(a), to = nameKey(b)
+        if from == to || to == 0 { return false }
+        if graph.edgeName[a] != 0 && graph.edgeName[a] == graph.edgeName[b] { return false }
+        if graph.edgeRef[a] != 0 && graph.edgeRef[a] == graph.edgeRef[b] && graph.edgeName[b] == 0 { return false }
+        return true
+    }
+
+    /// The maneuver at a junction, or nil when nothing needs saying.
+    func classify(_ view: JunctionView, incoming: Int, outgoing: Int) -> (ManeuverType, ManeuverModifier)? {
+        let inEdge = incoming >> 1, outEdge = outgoing >> 1
+        let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
+        let deviation = view.deviation
+        var modifier = Self.modifier(deviation: deviation)
+        if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
+        let others = view.otherExits
+        let renamed = namesDiffer(inEdge, outEdge)
+        let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
+
+        // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
+        if others.isEmpty {
+            if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
+                return (.merge, mergeSide(view))
+            }
+            if renamed { return (.newName, modifier) }
+            return nil
+        }
+
+        // Straight-ish competitors: other exits within 45 degrees of straight on.
+        let outStraightness = abs(deviation)
+        let competitors = others.filter { abs(view.deviation(of: $0)) < 50 }
+        let similarCompetitors = competitors.filter { Self.priority(graph.roadClass(edge: $0.edge)) <= outPriority + 1 }
+
+        // Motorway exits and entries.
+        if Self.isHighway(inClass) && Self.isLink(outClass) {
+            let continues = others.contains { Self.isHighway(graph.roadClass(edge: $0.edge)) }
+            if continues { return (.offRamp, sideModifier(view, against: others.filter { Self.isHighway(graph.roadClass(edge: $0.edge)) })) }
+        }
+        if !Self.isHighway(inClass) && !Self.isLink(inClass) && Self.isLink(outClass) && isHighwayBound(outgoing) {
+            return (.onRamp, modifier)
+        }
+        // Forks: two similar roads both going roughly ahead, none clearly straight.
+        if outStraightness < 50, let rival = similarCompetitors.first, similarCompetitors.count == 1 {
+            let rivalDeviation = abs(view.deviation(of: rival))
+            let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
+            let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
+            if bothHighwayish && !clearStraight {
+                return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
+            }
+        }
+
+        // The obvious way on: nearly straight and no similar road nearly as straight, or the same road bending while
+        // everything else is minor.
+        let bestRival = similarCompetitors.map { abs(view.deviation(of: $0)) }.min() ?? 180
+        let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
+        let sameRoad = !renamed && nameKey(inEdge) != 0
+        let othersMinor = others.allSatisfy { Self.priority(graph.roadClass(edge: $0.edge)) > max(inPriority, outPriority) + 1 }
+        if obviousStraight {
+            if renamed { return (.newName, modifier) }
+            return nil
+        }
+        if sameRoad && othersMinor && outStraightness < 60 { return nil }
+        if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
+
+        // End of road: nothing ahead, the route turns onto a road that runs through to the other side.
+        if outStraightness >= 50 && competitors.isEmpty && !view.roads.indices.contains(where: { index in
+            index != view.inIndex && abs(view.deviation(of: view.roads[index])) < 35
+        }) {
+            let opposite = view.roads.indices.contains { index in
+                index != view.inIndex && index != view.outIndex
+                    && abs(Bearing.deviation(from: view.roads[index].bearing, to: view.bearingAfter)) > 140
+            }
+            if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
+        }
+        if modifier == .straight {
+            return (renamed ? .newName : .continue, .straight)
+        }
+        if sameRoad && !renamed {
+            return (.continue, modifier)
+        }
+        if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
+        return (.turn, modifier)
+    }
+
+    /// Whether a highway road arrives at this junction too (its reverse cannot be entered): a ramp merging.
+    func mergesInto(_ view: JunctionView) -> Bool {
+        view.roads.indices.contains { index in
+            index != view.inIndex && index != view.outIndex && !view.roads[index].entry
+                && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+        }
+    }
+
+    /// Merge direction: a ramp arriving from the right merges to the left.
+    func mergeSide(_ view: JunctionView) -> ManeuverModifier {
+        guard let main = view.roads.indices.first(where: { index in
+            index != view.inIndex && index != view.outIndex && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+        }) else { return view.deviation >= 0 ? .slightRight : .slightLeft }
+        // The highway's upstream lies behind; if it is on our left, we merge left.
+        let mainDeviation = Bearing.deviation(from: view.bearingBefore, to: Bearing.normalized(view.roads[main].bearing + 180))
+        return mainDeviation > 0 ? .slightLeft : .slightRight
+    }
+
+    /// Slight left or right of an exit relative to the road that continues.
+    func sideModifier(_ view: JunctionView, against main: [JunctionRoad]) -> ManeuverModifier {
+        guard let road = main.min(by: { abs(view.deviation(of: $0)) < abs(view.deviation(of: $1)) }) else {
+            return view.deviation >= 0 ? .slightRight : .slightLeft
+        }
+        let mine = view.deviation, theirs = view.deviation(of: road)
+        if abs(mine) > 60 { return Self.modifier(deviation: mine) }
+        return mine >= theirs ? .slightRight : .slightLeft
+    }
+
+    /// Whether a link leads onto a motorway or trunk within a few edges (an on ramp rather than any link road).
+    func isHighwayBound(_ directedEdge: Int) -> Bool {
+        let c = graph.roadClass(edge: directedEdge >> 1)
+        return c == .motorwayLink || c == .trunkLink
+    }
+}
