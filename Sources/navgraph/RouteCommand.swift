@@ -10,6 +10,17 @@ enum RouteCommand {
     enum Format: String, CaseIterable { case summary, geojson, directions }
 
     static func run(_ arguments: Arguments) throws {
+        do {
+            try routeOrBatch(arguments)
+        } catch let error as NavGraphError where arguments.options["format"] == Format.directions.rawValue {
+            // Directions clients read the failure as a JSON body; the message also goes to stderr (non-zero exit).
+            let body = DirectionsResponse.failure(error)
+            if let path = arguments.options["output"] { try? writeAtomically(body, to: path) } else { FileHandle.standardOutput.write(body) }
+            throw error
+        }
+    }
+
+    static func routeOrBatch(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("route needs a graph file") }
         var options = try routeOptions(arguments)
@@ -43,10 +54,11 @@ enum RouteCommand {
         }
         let output = try outputOptions(arguments)
         let format = try arguments.choice("format", Format.self)
-        let response = try router.route(waypoints, options: options)
+        var response = try router.route(waypoints, options: options)
+        router.addSteps(to: &response)
         func render(_ format: Format) -> Data {
             switch format {
-            case .summary: Data(summary(response, output: output).utf8)
+            case .summary: Data((summary(response, output: output) + maneuverList(response, output: output)).utf8)
             case .geojson: RouteGeoJSON.make(response, output)
             case .directions: DirectionsResponse.make(response, output)
             }
@@ -116,6 +128,25 @@ enum RouteCommand {
             lines.append(String(format: "position: %@, %.0f m from the route, on leg %d, %@ and %@ to go", progress.isOffRoute ? "OFF ROUTE" : "on route",
                                 progress.distanceFromRoute, progress.legIndex + 1, RouteText.distance(progress.distanceRemaining, units: output.units),
                                 RouteText.duration(progress.durationRemaining)))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The primary route's maneuvers, one line each: type, modifier, exit, name, distance.
+    static func maneuverList(_ response: RouteResponse, output: OutputOptions) -> String {
+        guard let route = response.routes.first else { return "" }
+        var lines: [String] = []
+        for (legIndex, leg) in route.legs.enumerated() {
+            lines.append("leg \(legIndex + 1) maneuvers:")
+            for (index, step) in leg.steps.enumerated() {
+                var what = step.maneuver.type.rawValue
+                if let modifier = step.maneuver.modifier { what += " " + modifier.rawValue }
+                if let exit = step.maneuver.exit { what += " exit \(exit)" }
+                if let narrator = output.narrator { what = narrator.instruction(steps: leg.steps, index: index) }
+                let name = [step.name, step.ref].filter { !$0.isEmpty }.joined(separator: " ")
+                lines.append(String(format: "  %2d. %@%@, %@", index + 1, what, name.isEmpty ? "" : " (\(name))",
+                                    RouteText.distance(step.distance, units: output.units)))
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -7,7 +7,7 @@ public struct WayAttributes: Sendable, Equatable {
     public var backward: Bool
     public var speedKmhForward: Double
     public var speedKmhBackward: Double
-    /// Posted maxspeed in km/h, 0 when unknown.
+    /// Posted maxspeed in km/h, 0 when unknown, `Maxspeed.unlimited` for `maxspeed=none`.
     public var maxspeedKmh: Double
     public var flags: EdgeFlags
     /// Ferry crossing time for the whole way in seconds, from the `duration` tag.
@@ -79,13 +79,15 @@ public enum CarProfile {
         return WayAttributes(
             roadClass: roadClass, forward: forward, backward: backward,
             speedKmhForward: speed(limit: forwardLimit), speedKmhBackward: speed(limit: backwardLimit),
-            maxspeedKmh: maxspeed ?? 0, flags: flags, ferryDurationSeconds: ferryDuration,
+            maxspeedKmh: tags["maxspeed"] == "none" ? Maxspeed.unlimited : maxspeed ?? 0, flags: flags, ferryDurationSeconds: ferryDuration,
             name: tags["name"] ?? "", ref: tags["ref"] ?? "")
     }
 }
 
 /// Parses OSM `maxspeed` values into km/h.
 public enum Maxspeed {
+    /// Stored (edge.maxspeed) for `maxspeed=none`; the Directions output writes `{"none": true}`.
+    public static let unlimited = 255.0
     /// Implicit limits for country-style values such as `DE:urban`; the zone suffix decides when the country is not listed.
     static let zoneDefaults: [String: Double] = [
         "urban": 50, "rural": 90, "motorway": 120, "trunk": 100, "living_street": 10,

@@ -175,7 +175,7 @@ public enum RoadNetworkBuilder {
         network.edgeTimeBackward.append(attributes.backward ? backwardTime : RoadNetwork.forbidden)
         network.edgeClass.append(attributes.roadClass.rawValue)
         network.edgeFlags.append(attributes.flags.rawValue)
-        network.edgeMaxspeed.append(UInt8(min(255, attributes.maxspeedKmh.rounded())))
+        network.edgeMaxspeed.append(UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0))
         network.edgeName.append(nameID)
         network.edgeRef.append(refID)
         network.edgeWay.append(wayID)

@@ -67,7 +67,7 @@ extension StepBuilder {
                 exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : .driving, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
                 intersections: intersections, roadClass: graph.roadClass(edge: edge),
-                speedLimitKmh: graph.edgeMaxspeed[edge] > 0 ? Int(graph.edgeMaxspeed[edge]) : nil))
+                speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
         }
         return steps
     }

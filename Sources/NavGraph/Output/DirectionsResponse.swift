@@ -10,6 +10,7 @@ public enum DirectionsResponse {
     static func json(_ response: RouteResponse, _ options: OutputOptions) -> JSON {
         .object([
             ("code", .string("Ok")),
+            ("uuid", .string(options.responseID ?? UUID().uuidString.lowercased())),
             ("waypoints", .array(response.waypoints.map { w in
                 .object([
                     ("name", .string(w.roadName)),
@@ -19,6 +20,19 @@ public enum DirectionsResponse {
             })),
             ("routes", .array(response.routes.map { route($0, options) })),
         ])
+    }
+
+    /// The failure body of the Directions API: `{"code": "NoRoute"|"NoSegment"|"InvalidInput"|..., "message": ...}`.
+    public static func failure(_ error: NavGraphError, pretty: Bool = true) -> Data {
+        let code: String
+        switch error.code {
+        case .noRoute: code = "NoRoute"
+        case .noSegment: code = "NoSegment"
+        case .tooBig: code = "TooBig"
+        case .invalidInput, .badFile: code = "InvalidInput"
+        case .ioFailure: code = "IOFailure"
+        }
+        return JSON.object([("code", .string(code)), ("message", .string(error.message))]).data(pretty: pretty)
     }
 
     /// The geometry in the requested format: an encoded polyline string or a GeoJSON LineString.
@@ -31,18 +45,20 @@ public enum DirectionsResponse {
     }
 
     private static func route(_ route: Route, _ options: OutputOptions) -> JSON {
-        .object([
+        var members: [(String, JSON)] = [
             ("distance", .measure(route.distance)),
             ("duration", .measure(route.duration)),
             ("duration_typical", .measure(route.durationTypical)),
-            ("weight", .measure(route.duration)),
+            ("weight", .measure(route.weight)),
             ("weight_name", .string("duration")),
             ("geometry", geometry(route.coordinates, options.geometry)),
-            ("legs", .array(route.legs.map(leg))),
-        ])
+            ("legs", .array(route.legs.map { leg($0, options) })),
+        ]
+        if let narrator = options.narrator { members.append(("voiceLocale", .string(narrator.voiceLocale))) }
+        return .object(members)
     }
 
-    private static func leg(_ leg: RouteLeg) -> JSON {
+    private static func leg(_ leg: RouteLeg, _ options: OutputOptions) -> JSON {
         // Exactly one entry per coordinate pair, as clients index annotations by segment.
         let a: [SegmentAnnotation?] = (0..<max(0, leg.coordinates.count - 1)).map {
             leg.annotations.indices.contains($0) ? leg.annotations[$0] : nil
@@ -51,15 +67,16 @@ public enum DirectionsResponse {
             ("distance", .measure(leg.distance)),
             ("duration", .measure(leg.duration)),
             ("duration_typical", .measure(leg.durationTypical)),
-            ("weight", .measure(leg.duration)),
+            ("weight", .measure(leg.weight)),
             ("summary", .string(leg.summary)),
-            ("steps", .array([])),
+            ("steps", .array(steps(leg, options))),
             ("annotation", .object([
                 ("distance", .array(a.map { $0.map { .measure($0.distance) } ?? .null })),
                 ("duration", .array(a.map { $0.map { .measure($0.duration) } ?? .null })),
                 ("speed", .array(a.map { $0.map { .measure($0.speed) } ?? .null })),
                 ("congestion", .array(a.map { .string(($0?.congestion ?? .unknown).rawValue) })),
                 ("congestion_numeric", .array(a.map { .int($0?.congestionNumeric) })),
+                ("maxspeed", .array(a.map { maxspeed($0?.maxspeed ?? 0) })),
             ])),
         ])
     }

@@ -29,6 +29,10 @@ public struct OutputOptions: Sendable {
     public var glyphsURL: String
     /// Font stack for MapLibre symbol layers; must exist on the glyph server.
     public var fontStack: [String]
+    /// Words for the steps; when nil the output has no instruction, voice or banner fields (never made-up ones).
+    public var narrator: (any StepNarrator)?
+    /// The Directions response's `uuid`; a random one when nil.
+    public var responseID: String?
 
     public init(
         theme: RouteTheme = .default, units: DistanceUnits = .metric, geometry: GeometryFormat = .polyline6,

@@ -3,7 +3,7 @@ import Foundation
 /// A styled GeoJSON FeatureCollection (RFC 7946) of routes, congestion runs, waypoints and duration labels.
 ///
 /// Every feature has `featureType`: "route" (whole route, drawn as casing), "segment" (a run of equal
-/// congestion, toll, ferry and traversed state within a leg), "waypoint" or "label". Line features carry
+/// congestion, toll, ferry and traversed state within a leg), "maneuver" (when steps were built), "waypoint" or "label". Line features carry
 /// simplestyle `stroke`, `stroke-width` and `stroke-opacity`; features are ordered bottom to top.
 public enum RouteGeoJSON {
     /// The collection as JSON data.
@@ -29,6 +29,7 @@ public enum RouteGeoJSON {
                 }
             }
         }
+        if !pointsOnly, let primary = response.routes.first { features += ManeuverFeatures.features(primary, options) }
         for (i, waypoint) in response.waypoints.enumerated() {
             let completed = progress.map { i < $0.waypointCompleted.count && $0.waypointCompleted[i] } ?? false
             features.append(waypointFeature(waypoint, index: i, count: response.waypoints.count, completed: completed, options))

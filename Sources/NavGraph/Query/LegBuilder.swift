@@ -31,10 +31,12 @@ extension Router {
                 }
                 coordinates.append(endPoint)
                 pieceLength += end - start
-                annotations.append(SegmentAnnotation(
+                var annotation = SegmentAnnotation(
                     distance: end - start, duration: segment.current * share / 1000, durationTypical: segment.typical * share / 1000,
                     congestionNumeric: segment.congestion.map(Int.init), roadClass: roadClass,
-                    isToll: flags.contains(.toll), isFerry: flags.contains(.ferry), edge: edge))
+                    isToll: flags.contains(.toll), isFerry: flags.contains(.ferry), edge: edge)
+                annotation.maxspeed = graph.edgeMaxspeed[edge]
+                annotations.append(annotation)
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
             if name != 0 { distanceByName[name, default: 0] += pieceLength }

@@ -29,6 +29,8 @@ public struct SegmentAnnotation: Sendable, Equatable {
     public var isFerry: Bool
     /// Road edge the segment belongs to.
     public var edge: Int
+    /// Posted speed limit in km/h as stored (0 unknown, 255 `maxspeed=none`).
+    public var maxspeed: UInt8 = 0
 
     public init(distance: Double, duration: Double, durationTypical: Double, congestionNumeric: Int?, roadClass: RoadClass,
                 isToll: Bool, isFerry: Bool, edge: Int) {
@@ -67,6 +69,8 @@ public struct RouteLeg: Sendable {
     /// leg touches without driving (snapped at its very end) has no segment and shares the next edge's start.
     /// Empty for legs not built by the router.
     public var edgeFirstSegment: [Int] = []
+    /// Guidance steps, filled on request (`Router.addSteps`); empty otherwise.
+    public var steps: [GuidanceStep] = []
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,
