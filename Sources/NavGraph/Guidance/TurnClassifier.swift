@@ -108,8 +108,9 @@ struct TurnClassifier {
         if outStraightness >= 50 && competitors.isEmpty && !view.roads.indices.contains(where: { index in
             index != view.inIndex && abs(view.deviation(of: view.roads[index])) < 35
         }) {
-            let opposite = view.roads.indices.contains { index in
-                index != view.inIndex && index != view.outIndex
+            // A T: exactly three roads, and the other branch can be entered and runs on opposite the way out.
+            let opposite = view.roads.count == 3 && view.roads.indices.contains { index in
+                index != view.inIndex && index != view.outIndex && view.roads[index].entry
                     && abs(Bearing.deviation(from: view.roads[index].bearing, to: view.bearingAfter)) > 140
             }
             if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
