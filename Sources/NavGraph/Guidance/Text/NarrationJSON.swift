@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Directions JSON of voice and banner instructions, with the Mapbox Directions v5 key names
 /// (as the MapboxDirections Swift SDK's `SpokenInstruction`, `VisualInstructionBanner`, `VisualInstruction` and
 /// `VisualInstruction.Component` decode them).
@@ -46,4 +48,14 @@ extension BannerComponent {
         if let activeDirection { members.append(("active_direction", .string(activeDirection))) }
         return .object(members)
     }
+}
+
+extension VoiceInstruction {
+    /// The `voiceInstructions` entry as compact JSON bytes.
+    public func jsonData() -> Data { json.data(pretty: false) }
+}
+
+extension BannerInstruction {
+    /// The `bannerInstructions` entry as compact JSON bytes.
+    public func jsonData() -> Data { json.data(pretty: false) }
 }

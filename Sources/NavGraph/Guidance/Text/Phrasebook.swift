@@ -113,6 +113,9 @@ public struct Phrasebook: Sendable {
 
     // MARK: Loading
 
+    /// The folder the phrasebooks are read from in this process, nil when none is found.
+    public static var directory: String? { PhrasebookLocation.directory().url?.path }
+
     /// The phrasebook for a BCP-47 tag: the full tag, then its language, then English. Case-insensitive, "_"
     /// accepted for "-". Throws only when no phrasebook can be read or the chosen file is malformed.
     public static func load(locale requested: String) throws -> Phrasebook {
