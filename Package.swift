@@ -26,6 +26,8 @@ let package = Package(
             name: "NavGraph",
             dependencies: ["COsmiumShim", "CMetis"],
             path: "Sources/NavGraph",
+            // Instruction phrasebooks, one JSON per language; found at run time by PhrasebookLocation.
+            resources: [.copy("Resources/phrasebook")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         .executableTarget(name: "navgraph", dependencies: ["NavGraph"], path: "Sources/navgraph"),

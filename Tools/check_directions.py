@@ -33,6 +33,110 @@ def haversine(a, b) -> float:
     return 2 * 6371008.8 * math.asin(math.sqrt(h))
 
 
+MANEUVER_TYPES = {"depart", "arrive", "turn", "new name", "continue", "merge", "on ramp", "off ramp", "fork", "end of road",
+                  "roundabout", "rotary", "exit roundabout", "exit rotary", "roundabout turn", "notification", "use lane"}
+MODIFIERS = {"uturn", "sharp right", "right", "slight right", "straight", "slight left", "left", "sharp left"}
+LANE_INDICATIONS = MODIFIERS | {"none"}
+COMPONENT_TYPES = {"text", "icon", "delimiter", "exit", "exit-number", "lane", "guidance-view"}
+
+
+def check_voice_instructions(step, where, expect):
+    """voiceInstructions (Mapbox SpokenInstruction): distanceAlongGeometry counts down strictly within the step;
+    announcement is plain text, ssmlAnnouncement the same inside <speak>...</speak>."""
+    voice = step["voiceInstructions"]
+    expect(isinstance(voice, list), f"{where}.voiceInstructions is not a list")
+    if not isinstance(voice, list):
+        return
+    length = step.get("distance", 0)
+    previous = math.inf
+    for i, v in enumerate(voice):
+        vw = f"{where}.voiceInstructions[{i}]"
+        d = v.get("distanceAlongGeometry")
+        expect(isinstance(d, (int, float)) and -0.05 <= d <= length + 0.05,
+               f"{vw}.distanceAlongGeometry {d} is not within the step's {length} m")
+        if isinstance(d, (int, float)):
+            expect(d < previous, f"{vw}.distanceAlongGeometry {d} does not decrease (previous {previous})")
+            previous = d
+        text, ssml = v.get("announcement"), v.get("ssmlAnnouncement")
+        expect(isinstance(text, str) and text.strip() != "", f"{vw}.announcement is empty or missing")
+        expect(isinstance(text, str) and "{" not in text and "}" not in text, f"{vw}.announcement has a placeholder: {text!r}")
+        expect(isinstance(ssml, str) and ssml.startswith("<speak>") and ssml.endswith("</speak>"),
+               f"{vw}.ssmlAnnouncement is not <speak>...</speak>: {ssml!r}")
+
+
+def check_banner_content(content, where, expect, lanes_only=False):
+    """One banner row (Mapbox VisualInstruction): text, components, and type/modifier/degrees/driving_side when given."""
+    expect(isinstance(content, dict), f"{where} is not an object")
+    if not isinstance(content, dict):
+        return
+    expect(isinstance(content.get("text"), str), f"{where}.text is not a string")
+    if "type" in content:
+        expect(content["type"] in MANEUVER_TYPES, f"{where}.type {content['type']!r} is not a maneuver type")
+    else:
+        expect(lanes_only, f"{where} has no type")
+    if content.get("modifier") is not None:
+        expect(content["modifier"] in MODIFIERS, f"{where}.modifier {content['modifier']!r} is not a modifier")
+    if content.get("degrees") is not None:
+        expect(isinstance(content["degrees"], (int, float)) and 0 <= content["degrees"] <= 360,
+               f"{where}.degrees {content['degrees']!r} is not within 0...360")
+    if content.get("driving_side") is not None:
+        expect(content["driving_side"] in ("left", "right"), f"{where}.driving_side {content['driving_side']!r}")
+    components = content.get("components")
+    expect(isinstance(components, list), f"{where}.components is not a list")
+    for c, comp in enumerate(components if isinstance(components, list) else []):
+        cw = f"{where}.components[{c}]"
+        kind = comp.get("type")
+        expect(kind in COMPONENT_TYPES, f"{cw}.type {kind!r} is unknown")
+        if kind == "lane":
+            directions = comp.get("directions")
+            expect(isinstance(directions, list) and all(d in LANE_INDICATIONS for d in directions),
+                   f"{cw}.directions {directions!r} are not lane indications")
+            expect(isinstance(comp.get("active"), bool), f"{cw}.active is not a boolean")
+            if comp.get("active_direction") is not None:
+                expect(comp["active_direction"] in MODIFIERS, f"{cw}.active_direction {comp['active_direction']!r}")
+        else:
+            expect(isinstance(comp.get("text"), str) and comp["text"] != "", f"{cw}.text is empty or missing")
+        if "abbr_priority" in comp:
+            expect(isinstance(comp["abbr_priority"], int), f"{cw}.abbr_priority is not an integer")
+
+
+def check_banner_instructions(step, where, expect):
+    """bannerInstructions (Mapbox VisualInstructionBanner): the first at the step start, counting down strictly;
+    primary (required), secondary (object or null) and sub (optional) rows."""
+    banners = step["bannerInstructions"]
+    expect(isinstance(banners, list), f"{where}.bannerInstructions is not a list")
+    if not isinstance(banners, list):
+        return
+    length = step.get("distance", 0)
+    previous = math.inf
+    for i, b in enumerate(banners):
+        bw = f"{where}.bannerInstructions[{i}]"
+        d = b.get("distanceAlongGeometry")
+        expect(isinstance(d, (int, float)) and -0.05 <= d <= length + 0.05,
+               f"{bw}.distanceAlongGeometry {d} is not within the step's {length} m")
+        if isinstance(d, (int, float)):
+            expect(d < previous, f"{bw}.distanceAlongGeometry {d} does not decrease (previous {previous})")
+            previous = d
+        expect("primary" in b, f"{bw} has no primary")
+        check_banner_content(b.get("primary"), f"{bw}.primary", expect)
+        if b.get("secondary") is not None:
+            check_banner_content(b["secondary"], f"{bw}.secondary", expect)
+        if b.get("sub") is not None:
+            check_banner_content(b["sub"], f"{bw}.sub", expect, lanes_only=True)
+    if banners and isinstance(banners[0].get("distanceAlongGeometry"), (int, float)):
+        expect(abs(banners[0]["distanceAlongGeometry"] - length) < 0.15,
+               f"{where}: the first banner is at {banners[0]['distanceAlongGeometry']} m, not at the step start ({length} m)")
+
+
+def check_step_narration(leg, where, expect):
+    """Voice and banner instructions of every step of a leg, where the steps carry them."""
+    for s, step in enumerate(leg.get("steps", [])):
+        if "voiceInstructions" in step:
+            check_voice_instructions(step, f"{where}.steps[{s}]", expect)
+        if "bannerInstructions" in step:
+            check_banner_instructions(step, f"{where}.steps[{s}]", expect)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directions")
@@ -78,6 +182,7 @@ def main():
             lw = f"{where}.legs[{l}]"
             for key in ("distance", "duration", "weight", "summary", "steps", "annotation"):
                 expect(key in leg, f"{lw} has no {key}")
+            check_step_narration(leg, lw, expect)
             annotation = leg.get("annotation", {})
             lengths = {k: len(v) for k, v in annotation.items()}
             expect(len(set(lengths.values())) == 1, f"{lw}: annotation arrays differ in length: {lengths}")
