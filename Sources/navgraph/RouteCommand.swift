@@ -4,7 +4,7 @@ import NavGraph
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
     static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
-                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes"]
+                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes", "locale"]
 
     /// What `--format` may name.
     enum Format: String, CaseIterable { case summary, geojson, directions }
@@ -78,6 +78,7 @@ enum RouteCommand {
         var output = OutputOptions()
         if let theme = arguments.options["theme"] { output.theme = try RouteTheme.load(path: theme) }
         output.units = try arguments.choice("units", DistanceUnits.self) ?? output.units
+        output.narrator = try PhrasebookNarrator(locale: arguments.options["locale"] ?? "en", units: output.units)
         output.geometry = try arguments.choice("geometry", GeometryFormat.self) ?? output.geometry
         if let position = arguments.options["position"] { output.position = try parseCoordinate(position, what: "--position") }
         output.offRouteThreshold = try arguments.double("off-route", default: output.offRouteThreshold)
@@ -142,8 +143,8 @@ enum RouteCommand {
                 var what = step.maneuver.type.rawValue
                 if let modifier = step.maneuver.modifier { what += " " + modifier.rawValue }
                 if let exit = step.maneuver.exit { what += " exit \(exit)" }
-                if let narrator = output.narrator { what = narrator.instruction(steps: leg.steps, index: index) }
-                let name = [step.name, step.ref].filter { !$0.isEmpty }.joined(separator: " ")
+                var name = [step.name, step.ref].filter { !$0.isEmpty }.joined(separator: " ")
+                if let narrator = output.narrator { what = narrator.instruction(steps: leg.steps, index: index); name = "" }
                 lines.append(String(format: "  %2d. %@%@, %@", index + 1, what, name.isEmpty ? "" : " (\(name))",
                                     RouteText.distance(step.distance, units: output.units)))
             }

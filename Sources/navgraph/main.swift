@@ -22,7 +22,8 @@ route options:
   --format summary|geojson|directions   what --output (or stdout) gets; default geojson with --output
   --style FILE             also write a MapLibre style with the route as inline source
   --theme FILE             colours and widths (JSON, keys as in the SDK's route-line styling)
-  --units metric|imperial  distances in labels and the summary
+  --units metric|imperial  distances in labels, the summary, instructions and voice
+  --locale TAG             language of instructions (BCP-47: en, de, fr, es, it, pt, nl; falls back to the language, then English)
   --geometry polyline6|polyline|geojson   geometry in Directions JSON (default polyline6)
   --position LAT,LON       vehicle position: split traversed/remaining, mark completed waypoints
   --names A,B,C            waypoint names

@@ -36,8 +36,8 @@ extension DirectionsResponse {
             ("intersections", .array(step.intersections.map(intersection))),
         ]
         if let narrator = options.narrator {
-            members.append(("voiceInstructions", .array(narrator.voiceInstructions(steps: steps, index: index).map(voice))))
-            members.append(("bannerInstructions", .array(narrator.bannerInstructions(steps: steps, index: index).map(banner))))
+            members.append(("voiceInstructions", .array(narrator.voiceInstructions(steps: steps, index: index).map(\.json))))
+            members.append(("bannerInstructions", .array(narrator.bannerInstructions(steps: steps, index: index).map(\.json))))
         }
         return .object(members)
     }
@@ -83,42 +83,6 @@ extension DirectionsResponse {
         if i.hasTrafficSignal { members.append(("traffic_signal", .bool(true))) }
         if i.hasStopSign { members.append(("stop_sign", .bool(true))) }
         if i.hasYieldSign { members.append(("yield_sign", .bool(true))) }
-        return .object(members)
-    }
-
-    private static func voice(_ v: VoiceInstruction) -> JSON {
-        .object([
-            ("distanceAlongGeometry", .measure(v.distanceAlongGeometry)),
-            ("announcement", .string(v.announcement)),
-            ("ssmlAnnouncement", .string(v.ssmlAnnouncement)),
-        ])
-    }
-
-    private static func banner(_ b: BannerInstruction) -> JSON {
-        var members: [(String, JSON)] = [
-            ("distanceAlongGeometry", .measure(b.distanceAlongGeometry)),
-            ("primary", bannerContent(b.primary)),
-        ]
-        if let secondary = b.secondary { members.append(("secondary", bannerContent(secondary))) }
-        if let sub = b.sub { members.append(("sub", bannerContent(sub))) }
-        return .object(members)
-    }
-
-    private static func bannerContent(_ c: BannerContent) -> JSON {
-        var members: [(String, JSON)] = [("text", .string(c.text))]
-        if let type = c.type { members.append(("type", .string(type))) }
-        if let modifier = c.modifier { members.append(("modifier", .string(modifier))) }
-        if let degrees = c.degrees { members.append(("degrees", .number(degrees, decimals: 0))) }
-        if let side = c.drivingSide { members.append(("driving_side", .string(side))) }
-        members.append(("components", .array(c.components.map { component in
-            var fields: [(String, JSON)] = [("type", .string(component.type)), ("text", .string(component.text))]
-            if let abbreviation = component.abbreviation { fields.append(("abbr", .string(abbreviation))) }
-            if let priority = component.abbreviationPriority { fields.append(("abbr_priority", .number(Double(priority)))) }
-            if let directions = component.directions { fields.append(("directions", .array(directions.map(JSON.string)))) }
-            if let active = component.active { fields.append(("active", .bool(active))) }
-            if let direction = component.activeDirection { fields.append(("active_direction", .string(direction))) }
-            return .object(fields)
-        })))
         return .object(members)
     }
 }
