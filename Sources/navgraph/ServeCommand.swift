@@ -27,6 +27,11 @@ enum ServeCommand {
         let trafficPath = arguments.options["traffic"]
         if let trafficPath { report(try service.traffic.load(path: trafficPath, engine: service.engine), source: trafficPath) }
 
+        // A parent may have started us with these blocked (Foundation's Process does): unblock, then route them to Dispatch.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&unblocked, signalNumber) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { signal(signalNumber, SIG_IGN) }
         let server = try HTTPServer(service: service, settings: settings)
         FileHandle.standardError.write(Data("navgraph serve: \(graphPath) on http://\(settings.host):\(server.port) with \(settings.threads) threads\n".utf8))

@@ -15,7 +15,7 @@ public final class RoutingService: Sendable {
     private let started = Date()
 
     /// Snapping radius when a request gives none (OSRM's default is unlimited).
-    static let defaultRadius = 5_000.0
+    public static let defaultRadius = 5_000.0
 
     /// Endpoints counted in the metrics; other paths count as `other`.
     static let endpoints: Set<String> = ["route", "table", "nearest", "geojson", "style", "traffic", "health", "metrics"]
