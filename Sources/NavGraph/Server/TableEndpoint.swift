@@ -67,22 +67,37 @@ struct TableEndpoint {
 /// dedicated matrix engine can replace the pairwise routing below.
 public enum TableComputation {
     /// Seconds and metres for each source × destination pair (nil where unreachable), routed pair by pair with
-    /// the router's hierarchy search; legs are built exactly as `/route` builds them, so both agree.
+    /// the router's hierarchy search. Durations are the search cost (whole milliseconds per road edge, so they
+    /// can differ from `/route`'s per-segment sum by a few milliseconds, as OSRM's table and route do);
+    /// distances are the path's edge lengths, trimmed at the snapped ends.
     public static func pairwise(router: Router, sources: [Snap], destinations: [Snap], metric: RoutingMetric,
                                 deadline: DispatchTime) throws -> (durations: [[Double?]], distances: [[Double?]]) {
         var durations = [[Double?]](repeating: [Double?](repeating: nil, count: destinations.count), count: sources.count)
         var distances = durations
+        let planner = RoutePlanner(graph: router.graph, costs: router.costs)
         for (row, source) in sources.enumerated() {
             if DispatchTime.now() > deadline {
                 throw OSRMError(.tooBig, "the table took longer than this server's time limit after \(row) of \(sources.count) rows; ask for fewer coordinates")
             }
             for (column, destination) in destinations.enumerated() {
                 guard let path = router.legPath(from: source, to: destination, metric: metric, algorithm: .hierarchy) else { continue }
-                let leg = router.buildLeg(path, metric: metric)
-                durations[row][column] = leg.duration
-                distances[row][column] = leg.distance
+                durations[row][column] = Double(path.cost) / 1000
+                distances[row][column] = length(of: path, graph: router.graph, planner: planner)
             }
         }
         return (durations, distances)
+    }
+
+    /// Metres driven along a leg path: whole edges in the middle, partial ones at the snapped ends.
+    static func length(of path: Router.LegPath, graph: RoutingGraph, planner: RoutePlanner) -> Double {
+        guard let first = path.nodes.first, let last = path.nodes.last else { return 0 }
+        if path.nodes.count == 1 {
+            let d = Int(graph.routingEdge[first])
+            return max(0, planner.position(of: path.target, onDirectedEdge: d) - planner.position(of: path.source, onDirectedEdge: d))
+        }
+        let start = Int(graph.routingEdge[first]), end = Int(graph.routingEdge[last])
+        var metres = graph.edgeLength[start >> 1] - planner.position(of: path.source, onDirectedEdge: start)
+        for node in path.nodes.dropFirst().dropLast() { metres += graph.edgeLength[Int(graph.routingEdge[node]) >> 1] }
+        return metres + planner.position(of: path.target, onDirectedEdge: end)
     }
 }
