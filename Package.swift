@@ -22,6 +22,8 @@ let package = Package(
         ),
         // METIS nested-dissection orders, from Debian's libmetis-dev.
         .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
+        // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
+        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(
             name: "NavGraph",
             dependencies: ["COsmiumShim", "CMetis"],
@@ -30,13 +32,15 @@ let package = Package(
             resources: [.copy("Resources/phrasebook")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        .executableTarget(name: "navgraph", dependencies: ["NavGraph"], path: "Sources/navgraph"),
+        // The HTTP server: libmicrohttpd's thread pool in front of NavGraph's RoutingService.
+        .target(name: "NavGraphServer", dependencies: ["NavGraph", "CMicroHTTPD"], path: "Sources/NavGraphServer"),
+        .executableTarget(name: "navgraph", dependencies: ["NavGraph", "NavGraphServer"], path: "Sources/navgraph"),
         // In-process measurements for Benchmarks/ (latency percentiles, customization times).
         .executableTarget(name: "navgraph-bench", dependencies: ["NavGraph"], path: "Sources/navgraph-bench"),
         // Judges other engines' alternatives (OSRM, Valhalla) by navgraph's admissibility criteria; see Benchmarks/ALTERNATIVES-PEERS.md.
         .target(name: "AltCheck", dependencies: ["NavGraph"], path: "Sources/AltCheck"),
         .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraph"], path: "Sources/navgraph-altcheck"),
-        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph", "AltCheck"], path: "Tests/NavGraphTests"),
+        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph", "AltCheck", "NavGraphServer"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17
 )

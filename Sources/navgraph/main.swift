@@ -8,6 +8,8 @@ usage:
   navgraph route REGION.navgraph LAT,LON LAT,LON [LAT,LON ...] [options]
   navgraph route REGION.navgraph --pairs pairs.csv [options]   (one lon,lat,lon,lat line per query)
   navgraph traffic REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]
+  navgraph serve REGION.navgraph [--host 127.0.0.1] [--port 5000] [--threads N] [--traffic FILE]
+                 [--max-table-size 1000] [--max-alternatives 3] [--timeout SECONDS] [--quiet]
 
 route options:
   --output FILE            write the route (GeoJSON) to FILE
@@ -46,6 +48,7 @@ do {
     case "info": try InfoCommand.run(arguments)
     case "route": try RouteCommand.run(arguments)
     case "traffic": try TrafficCommand.run(arguments)
+    case "serve": try ServeCommand.run(arguments)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }

@@ -6,6 +6,8 @@ public final class TrafficOverlay: @unchecked Sendable {
     /// Congestion per key; 255 means unknown.
     private var congestions = ContiguousArray<UInt8>()
     public let label: String
+    /// Unique id of this overlay, the value metric caches key on; fill the overlay before its first use.
+    public let generation: UInt64 = TrafficGeneration.next()
     /// Segments (per direction) that carry data.
     public private(set) var segmentCount = 0
 
@@ -51,7 +53,7 @@ public struct EdgeSegment {
 }
 
 /// Per-segment travel times of directed edges under a metric's traffic, and partial edge costs.
-public struct EdgeCostModel {
+public struct EdgeCostModel: Sendable {
     public let graph: RoutingGraph
 
     public init(graph: RoutingGraph) { self.graph = graph }

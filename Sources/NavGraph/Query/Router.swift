@@ -10,6 +10,8 @@ public enum SearchAlgorithm: String, Sendable, CaseIterable {
 public struct RouteOptions: Sendable {
     /// Metres within which a waypoint must lie from a road.
     public var radius: Double = 1000
+    /// Per-waypoint radii in metres (nil entries, or a missing list, fall back to `radius`).
+    public var radii: [Double?]?
     public var avoid: AvoidSet = []
     public var avoidMode: AvoidMode = .strict
     public var algorithm: SearchAlgorithm = .hierarchy
@@ -23,65 +25,44 @@ public struct RouteOptions: Sendable {
     public init() {}
 }
 
-/// Answers route requests on a loaded graph; keeps customized metrics and search state for reuse.
+/// Answers route requests: a shared `RoutingEngine` plus one `QueryContext` of search state.
+///
+/// Lifetime: as long as its caller keeps it; cheap to make per thread from an engine (`init(engine:)`).
+/// Thread safety: use a Router from one thread at a time (its search state is unlocked); share the engine,
+/// which is Sendable, between threads instead.
 public final class Router: @unchecked Sendable {
+    public let engine: RoutingEngine
     public let graph: RoutingGraph
     public let snapper: Snapper
     let costs: EdgeCostModel
-    private lazy var hierarchySearch = CCHSearch(graph: graph)
-    private lazy var dijkstraSearch = DijkstraSearch(graph: graph)
-    /// Reusable state of alternative-route queries.
-    lazy var alternativeState = AlternativeSearchState(graph: graph)
-    private var metricCache: [MetricKey: RoutingMetric] = [:]
-    private let freeFlowWeights: ContiguousArray<UInt32>
+    /// This router's search state.
+    public let context: QueryContext
 
-    struct MetricKey: Hashable {
-        var avoid: AvoidSet
-        var mode: String
-        var traffic: ObjectIdentifier?
+    /// A router with a fresh engine (and metric cache) for the graph.
+    public convenience init(graph: RoutingGraph) {
+        self.init(engine: RoutingEngine(graph: graph))
     }
 
-    public init(graph: RoutingGraph) {
-        self.graph = graph
-        snapper = Snapper(graph: graph)
-        costs = EdgeCostModel(graph: graph)
-        freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
-        metricCache[MetricKey(avoid: [], mode: AvoidMode.strict.rawValue, traffic: nil)] =
-            RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric)
+    /// A router sharing an engine (and its metric cache), with its own search state.
+    public init(engine: RoutingEngine) {
+        self.engine = engine
+        graph = engine.graph
+        snapper = engine.snapper
+        costs = engine.costs
+        context = QueryContext(graph: engine.graph)
     }
 
     /// The hierarchy search used for legs (and the point-to-point checks of alternatives).
-    var hierarchy: CCHSearch { hierarchySearch }
+    var hierarchy: CCHSearch { context.hierarchy }
 
-    func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
-        algorithm == .hierarchy ? hierarchySearch : dijkstraSearch
-    }
+    /// Reusable state of alternative-route queries.
+    var alternativeState: AlternativeSearchState { context.alternativeState }
 
-    /// The metric for an avoid set, mode and traffic overlay, customized once and cached.
+    func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch { context.search(algorithm) }
+
+    /// The metric for an avoid set, mode and traffic overlay, customized once and cached by the engine.
     public func metric(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
-        let key = MetricKey(avoid: avoid, mode: avoid.isEmpty ? AvoidMode.strict.rawValue : mode.rawValue, traffic: traffic.map(ObjectIdentifier.init))
-        if let cached = metricCache[key] { return cached }
-        var weights = freeFlowWeights
-        if let traffic {
-            for node in 0..<graph.routingNodeCount {
-                weights[node] = costs.currentTime(directedEdge: Int(graph.routingEdge[node]), traffic: traffic) ?? CCHMetric.infinity
-            }
-        }
-        if !avoid.isEmpty {
-            for node in 0..<graph.routingNodeCount where weights[node] < CCHMetric.infinity {
-                let edge = Int(graph.routingEdge[node] >> 1)
-                guard !avoid.matches(roadClass: graph.roadClass(edge: edge), flags: graph.flags(edge: edge)).isEmpty else { continue }
-                if mode == .strict {
-                    weights[node] = CCHMetric.infinity
-                } else {
-                    weights[node] = UInt32(min(UInt64(CCHMetric.infinity - 1),
-                                               UInt64(weights[node]) * UInt64(AvoidMode.preferFactor) + UInt64(AvoidMode.preferPenaltyMilliseconds)))
-                }
-            }
-        }
-        let metric = RoutingMetric.customized(graph, nodeWeight: weights, traffic: traffic)
-        metricCache[key] = metric
-        return metric
+        engine.metric(avoid: avoid, mode: mode, traffic: traffic)
     }
 
     /// Whether some direction of the edge is usable under the metric.
@@ -103,6 +84,8 @@ public final class Router: @unchecked Sendable {
         guard point.isValid else {
             throw NavGraphError("waypoint \(index + 1) (\(point.lat),\(point.lon)) is not a valid coordinate")
         }
+        var options = options
+        if let radius = options.radii?[safe: index] ?? nil { options.radius = radius }
         if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
         if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { [graph] edge in
             graph.routingNodeOfEdge[2 * edge] >= 0 || graph.routingNodeOfEdge[2 * edge + 1] >= 0

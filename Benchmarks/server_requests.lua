@@ -1,0 +1,18 @@
+-- wrk script: cycles through the request paths in the file named by env REQUESTS (one path per line),
+-- each thread starting at a different offset so threads do not send the same request at once.
+local paths = {}
+local index = 0
+
+function init(args)
+  local file = assert(io.open(os.getenv("REQUESTS"), "r"))
+  for line in file:lines() do
+    if #line > 0 then paths[#paths + 1] = line end
+  end
+  file:close()
+  index = math.random(#paths)
+end
+
+function request()
+  index = index % #paths + 1
+  return wrk.format("GET", paths[index])
+end

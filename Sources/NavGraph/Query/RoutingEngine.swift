@@ -1,0 +1,141 @@
+import Foundation
+
+/// The shareable, read-only part of routing: the mapped graph, the snapper, the cost model and a locked,
+/// bounded cache of customized metrics.
+///
+/// Lifetime: one per loaded graph file, for as long as the file is mapped. Thread safety: every member is
+/// immutable except the metric cache, which is guarded by a lock, so one engine serves any number of threads.
+/// Search state lives in `QueryContext`, one per thread.
+public final class RoutingEngine: Sendable {
+    public let graph: RoutingGraph
+    public let snapper: Snapper
+    let costs: EdgeCostModel
+    let freeFlowWeights: ContiguousArray<UInt32>
+    private let cache: MetricCache
+
+    /// What a customized metric depends on: the avoid set, the avoid mode and the traffic generation (0 = none).
+    public struct MetricKey: Hashable, Sendable {
+        public var avoid: AvoidSet
+        public var mode: AvoidMode
+        public var trafficGeneration: UInt64
+    }
+
+    /// `cacheCapacity` bounds the customized metrics kept besides the free-flow one (least recently used go first).
+    public init(graph: RoutingGraph, cacheCapacity: Int = 16) {
+        self.graph = graph
+        snapper = Snapper(graph: graph)
+        costs = EdgeCostModel(graph: graph)
+        freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
+        cache = MetricCache(capacity: cacheCapacity,
+                            freeFlow: RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
+    }
+
+    /// The cache key of a request: avoid mode only matters when something is avoided.
+    public static func key(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> MetricKey {
+        MetricKey(avoid: avoid, mode: avoid.isEmpty ? .strict : mode, trafficGeneration: traffic?.generation ?? 0)
+    }
+
+    /// The metric for an avoid set, mode and traffic overlay, customized once and cached.
+    /// Two threads asking for the same new key at once may both customize; the first result is kept.
+    public func metric(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
+        let key = Self.key(avoid: avoid, mode: mode, traffic: traffic)
+        if let cached = cache.lookup(key) { return cached }
+        return cache.insert(key, customize(avoid: avoid, mode: key.mode, traffic: traffic))
+    }
+
+    /// Number of metrics currently cached (the free-flow one included).
+    public var cachedMetricCount: Int { cache.count }
+
+    private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
+        var weights = freeFlowWeights
+        if let traffic {
+            for node in 0..<graph.routingNodeCount {
+                weights[node] = costs.currentTime(directedEdge: Int(graph.routingEdge[node]), traffic: traffic) ?? CCHMetric.infinity
+            }
+        }
+        if !avoid.isEmpty {
+            for node in 0..<graph.routingNodeCount where weights[node] < CCHMetric.infinity {
+                let edge = Int(graph.routingEdge[node] >> 1)
+                guard !avoid.matches(roadClass: graph.roadClass(edge: edge), flags: graph.flags(edge: edge)).isEmpty else { continue }
+                if mode == .strict {
+                    weights[node] = CCHMetric.infinity
+                } else {
+                    weights[node] = UInt32(min(UInt64(CCHMetric.infinity - 1),
+                                               UInt64(weights[node]) * UInt64(AvoidMode.preferFactor) + UInt64(AvoidMode.preferPenaltyMilliseconds)))
+                }
+            }
+        }
+        return RoutingMetric.customized(graph, nodeWeight: weights, traffic: traffic)
+    }
+}
+
+/// A bounded least-recently-used map from metric keys to customized metrics, guarded by a lock; the free-flow
+/// metric is pinned. Lifetime: owned by one RoutingEngine. Thread safety: all access goes through the lock.
+final class MetricCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private let capacity: Int
+    private let freeFlow: RoutingMetric
+    private var entries: [RoutingEngine.MetricKey: (metric: RoutingMetric, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
+
+    init(capacity: Int, freeFlow: RoutingMetric) {
+        self.capacity = max(1, capacity)
+        self.freeFlow = freeFlow
+    }
+
+    private static let freeFlowKey = RoutingEngine.MetricKey(avoid: [], mode: .strict, trafficGeneration: 0)
+
+    var count: Int { lock.withLock { entries.count + 1 } }
+
+    func lookup(_ key: RoutingEngine.MetricKey) -> RoutingMetric? {
+        if key == Self.freeFlowKey { return freeFlow }
+        return lock.withLock {
+            guard let entry = entries[key] else { return nil }
+            clock &+= 1
+            entries[key] = (entry.metric, clock)
+            return entry.metric
+        }
+    }
+
+    /// Stores a metric unless another thread stored one for the key first; returns the stored one.
+    func insert(_ key: RoutingEngine.MetricKey, _ metric: RoutingMetric) -> RoutingMetric {
+        lock.withLock {
+            clock &+= 1
+            if let existing = entries[key] {
+                entries[key] = (existing.metric, clock)
+                return existing.metric
+            }
+            if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                entries[oldest] = nil
+            }
+            entries[key] = (metric, clock)
+            return metric
+        }
+    }
+}
+
+/// Reusable search state of one thread: hierarchy and Dijkstra searches and the alternative-route scratch arrays.
+/// Lifetime: as long as its thread (or pool slot) serves queries; sized for one graph. Thread safety: none —
+/// use it from one thread at a time (a Router owns one; the server checks one out per request).
+public final class QueryContext {
+    let graph: RoutingGraph
+    private(set) lazy var hierarchy = CCHSearch(graph: graph)
+    private(set) lazy var dijkstra = DijkstraSearch(graph: graph)
+    private(set) lazy var alternativeState = AlternativeSearchState(graph: graph)
+
+    public init(graph: RoutingGraph) { self.graph = graph }
+
+    func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
+        algorithm == .hierarchy ? hierarchy : dijkstra
+    }
+}
+
+/// Unique ids of traffic overlays, so caches key metrics by value rather than by object identity.
+enum TrafficGeneration {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var last: UInt64 = 0
+
+    static func next() -> UInt64 {
+        lock.withLock { last += 1; return last }
+    }
+}

@@ -1,0 +1,28 @@
+/// An OSRM API error: one of osrm-routed's codes and a message naming the offending value; always HTTP 400.
+public struct OSRMError: Error, Sendable {
+    /// The `code` field of osrm-routed's error responses.
+    public enum Code: String, Sendable, CaseIterable {
+        case invalidUrl = "InvalidUrl", invalidService = "InvalidService", invalidVersion = "InvalidVersion"
+        case invalidOptions = "InvalidOptions", invalidQuery = "InvalidQuery", invalidValue = "InvalidValue"
+        case noSegment = "NoSegment", noRoute = "NoRoute", tooBig = "TooBig"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+
+    /// The OSRM code of a library error.
+    init(_ error: NavGraphError) {
+        switch error.code {
+        case .noSegment: self.init(.noSegment, error.message)
+        case .noRoute: self.init(.noRoute, error.message)
+        case .tooBig: self.init(.tooBig, error.message)
+        default: self.init(.invalidValue, error.message)
+        }
+    }
+
+    var response: HTTPResponse {
+        .json(.object([("code", .string(code.rawValue)), ("message", .string(message))]), status: 400)
+    }
+}

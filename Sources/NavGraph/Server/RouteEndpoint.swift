@@ -1,0 +1,249 @@
+import Foundation
+
+/// `/route/v1`: OSRM route parameters (plus the Mapbox extensions), the route, and the OSRM-shaped body
+/// built through `DirectionsResponse`.
+struct RouteEndpoint {
+    static let options: Set<String> = GeneralOptions.names.union([
+        "alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints",
+        "language", "voice_units", "voice_instructions", "banner_instructions", "depart_at", "roundabout_exits",
+    ])
+    static let annotationNames = ["duration", "distance", "speed", "congestion", "congestion_numeric", "maxspeed"]
+
+    /// Parsed `/route` options.
+    struct Parameters {
+        var general: GeneralOptions
+        var alternatives = 0
+        var steps = false
+        var annotations: [String] = []
+        var geometry: GeometryFormat = .polyline
+        var overview = "simplified"
+        /// Indices of the coordinates that are waypoints (the others are via points); nil means all.
+        var waypoints: [Int]?
+        var departure: DateComponents?
+
+        init(_ options: QueryOptions, coordinateCount count: Int, maximumAlternatives: Int) throws {
+            general = try GeneralOptions(options, coordinateCount: count)
+            if let raw = options["alternatives"] {
+                switch raw {
+                case "true": alternatives = 1
+                case "false": alternatives = 0
+                default:
+                    guard let number = Int(raw) else { throw OSRMError(.invalidQuery, "alternatives='\(raw)' is not true, false or a number") }
+                    guard number >= 0 else { throw OSRMError(.invalidValue, "alternatives=\(number) is negative") }
+                    alternatives = number
+                }
+                if alternatives > maximumAlternatives {
+                    throw OSRMError(.tooBig, "alternatives=\(alternatives) exceeds this server's limit of \(maximumAlternatives)")
+                }
+            }
+            steps = try options.bool("steps", default: false)
+            if let raw = options["annotations"] {
+                if raw == "true" {
+                    annotations = Self.annotationsForTrue
+                } else if raw != "false" {
+                    annotations = try raw.split(separator: ",", omittingEmptySubsequences: false).map { item in
+                        guard annotationNames.contains(String(item)) else {
+                            throw OSRMError(.invalidQuery, "annotations: '\(item)' is not one of true, false, \(annotationNames.joined(separator: ", "))")
+                        }
+                        return String(item)
+                    }
+                }
+            }
+            let geometries = try options.choice("geometries", GeometryFormat.allCases.map(\.rawValue), default: "polyline")
+            geometry = GeometryFormat(rawValue: geometries) ?? .polyline
+            overview = try options.choice("overview", ["simplified", "full", "false"], default: "simplified")
+            _ = try options.choice("continue_straight", ["default", "true", "false"], default: "default")
+            if let raw = options["waypoints"] {
+                let indices = try raw.split(separator: ";", omittingEmptySubsequences: false).map { item in
+                    guard let index = Int(item) else { throw OSRMError(.invalidQuery, "waypoints: '\(item)' is not an index") }
+                    return index
+                }
+                guard indices.first == 0, indices.last == count - 1,
+                      zip(indices, indices.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                    throw OSRMError(.invalidOptions, "waypoints='\(raw)' must be increasing indices starting at 0 and ending at \(count - 1)")
+                }
+                waypoints = indices
+            }
+            // Mapbox extensions: checked here; the guidance text they ask for comes from the output layer.
+            if let language = options["language"], language.isEmpty || language.count > 35
+                || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+                throw OSRMError(.invalidValue, "language='\(language)' is not a language tag such as en or de-CH")
+            }
+            _ = try options.choice("voice_units", ["metric", "imperial"], default: "metric")
+            _ = try options.bool("voice_instructions", default: false)
+            _ = try options.bool("banner_instructions", default: false)
+            _ = try options.bool("roundabout_exits", default: false)
+            if let raw = options["depart_at"] { departure = try Self.departure(raw) }
+        }
+
+        /// What `annotations=true` returns (OSRM's set, as far as navgraph has the data).
+        static let annotationsForTrue = ["duration", "distance", "speed"]
+
+        /// `2026-11-30T08:15` (seconds and a trailing Z allowed), read as UTC wall-clock time.
+        static func departure(_ text: String) throws -> DateComponents {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            let trimmed = text.hasSuffix("Z") ? String(text.dropLast()) : text
+            for format in ["yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+                formatter.dateFormat = format
+                if let date = formatter.date(from: trimmed) {
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+                    return calendar.dateComponents([.weekday, .hour, .minute], from: date)
+                }
+            }
+            throw OSRMError(.invalidValue, "depart_at='\(text)' is not a time like 2026-11-30T08:15")
+        }
+    }
+
+    /// Routes the request's coordinates with a router checked out of the service's pool.
+    static func route(_ url: OSRMURL, _ parameters: Parameters, router: Router, traffic: TrafficOverlay?) throws -> RouteResponse {
+        var options = RouteOptions()
+        options.radius = RoutingService.defaultRadius
+        options.radii = parameters.general.radii
+        options.avoid = parameters.general.exclude
+        options.alternatives = parameters.alternatives
+        options.traffic = traffic
+        do {
+            var response = try router.route(url.coordinates, options: options)
+            if let keep = parameters.waypoints { response = mergingVias(response, keep: keep) }
+            return response
+        } catch let error as NavGraphError {
+            throw OSRMError(error)
+        }
+    }
+
+    /// Joins the legs between consecutive kept waypoints; dropped coordinates become via points.
+    static func mergingVias(_ response: RouteResponse, keep: [Int]) -> RouteResponse {
+        var merged = response
+        merged.waypoints = keep.map { response.waypoints[$0] }
+        merged.snaps = keep.compactMap { response.snaps[safe: $0] }
+        merged.routes = response.routes.map { route in
+            var copy = route
+            copy.legs = zip(keep, keep.dropFirst()).map { from, to in
+                let parts = route.legs[from..<to]
+                guard var leg = parts.first else { return route.legs[from] }
+                for next in parts.dropFirst() {
+                    leg.coordinates += next.coordinates.dropFirst()
+                    leg.annotations += next.annotations
+                    leg.distance += next.distance
+                    leg.duration += next.duration
+                    leg.durationTypical += next.durationTypical
+                    leg.weight += next.weight
+                    leg.directedEdges += next.directedEdges
+                    leg.routingNodes += next.routingNodes
+                    if !next.summary.isEmpty && next.summary != leg.summary {
+                        leg.summary = leg.summary.isEmpty ? next.summary : leg.summary + ", " + next.summary
+                    }
+                }
+                return leg
+            }
+            return copy
+        }
+        return merged
+    }
+
+    /// The OSRM body: `DirectionsResponse`'s JSON with geometry, steps and annotations as requested.
+    static func body(_ response: RouteResponse, _ parameters: Parameters) -> JSON {
+        var output = OutputOptions()
+        output.geometry = parameters.geometry
+        output.prettyPrinted = false
+        var json = DirectionsResponse.json(response, output)
+        json.update("routes") { routes in
+            guard case .array(let items) = routes else { return routes }
+            return .array(zip(items, response.routes).map { item, route in
+                var shaped = item
+                switch parameters.overview {
+                case "false": shaped.remove("geometry")
+                case "simplified":
+                    shaped.update("geometry") { _ in
+                        DirectionsResponse.geometry(Simplification.douglasPeucker(route.coordinates, toleranceMetres: 5), parameters.geometry)
+                    }
+                default: break
+                }
+                shaped.update("legs") { legs in
+                    guard case .array(let legItems) = legs else { return legs }
+                    return .array(legItems.map { leg in
+                        var shapedLeg = leg
+                        if !parameters.steps { shapedLeg.update("steps") { _ in .array([]) } }
+                        shapedLeg.update("annotation") { annotation in
+                            var kept = annotation
+                            kept.keepOnly(parameters.annotations)
+                            if parameters.annotations.contains("maxspeed"), case .object(var members) = kept,
+                               case .array(let durations)? = annotation.member("duration") {
+                                // navgraph stores no speed limits: every segment's limit is unknown.
+                                members.append(("maxspeed", .array(durations.map { _ in .object([("unknown", .bool(true))]) })))
+                                kept = .object(members)
+                            }
+                            return kept
+                        }
+                        if parameters.annotations.isEmpty { shapedLeg.remove("annotation") }
+                        return shapedLeg
+                    })
+                }
+                return shaped
+            })
+        }
+        if parameters.general.skipWaypoints { json.remove("waypoints") }
+        return json
+    }
+}
+
+/// Editing helpers for JSON objects (members keep their order).
+extension JSON {
+    func member(_ key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    mutating func update(_ key: String, _ transform: (JSON) -> JSON) {
+        guard case .object(var members) = self, let index = members.firstIndex(where: { $0.0 == key }) else { return }
+        members[index].1 = transform(members[index].1)
+        self = .object(members)
+    }
+
+    mutating func remove(_ key: String) {
+        guard case .object(let members) = self else { return }
+        self = .object(members.filter { $0.0 != key })
+    }
+
+    /// Keeps only the listed members, in their original order.
+    mutating func keepOnly(_ keys: [String]) {
+        guard case .object(let members) = self else { return }
+        self = .object(members.filter { keys.contains($0.0) })
+    }
+}
+
+/// Douglas–Peucker line simplification for overview geometries.
+enum Simplification {
+    static func douglasPeucker(_ points: [Coordinate], toleranceMetres: Double) -> [Coordinate] {
+        guard points.count > 2 else { return points }
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true
+        keep[points.count - 1] = true
+        let scale = cos((points[0].lat) * Double.pi / 180) * 111_195, metresPerDegree = 111_195.0
+        func xy(_ c: Coordinate) -> (Double, Double) { (c.lon * scale, c.lat * metresPerDegree) }
+        var stack = [(0, points.count - 1)]
+        while let (first, last) = stack.popLast() {
+            guard last > first + 1 else { continue }
+            let (ax, ay) = xy(points[first]), (bx, by) = xy(points[last])
+            let dx = bx - ax, dy = by - ay, length2 = dx * dx + dy * dy
+            var worst = -1.0, worstIndex = first
+            for index in (first + 1)..<last {
+                let (px, py) = xy(points[index])
+                var t = length2 > 0 ? ((px - ax) * dx + (py - ay) * dy) / length2 : 0
+                t = min(1, max(0, t))
+                let ex = ax + t * dx - px, ey = ay + t * dy - py
+                let distance = ex * ex + ey * ey
+                if distance > worst { worst = distance; worstIndex = index }
+            }
+            if worst > toleranceMetres * toleranceMetres {
+                keep[worstIndex] = true
+                stack.append((first, worstIndex))
+                stack.append((worstIndex, last))
+            }
+        }
+        return points.indices.filter { keep[$0] }.map { points[$0] }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+
+/// The HTTP routing service without sockets: `handle(_:)` turns one request into one response (OSRM v5 API,
+/// styled GeoJSON, MapLibre style, health, metrics, live traffic). The socket server calls it from its worker
+/// threads; tests and fuzzers call it directly.
+///
+/// Lifetime: one per served graph. Thread safety: Sendable; each call checks a Router (search state) out of a
+/// locked pool and returns it, the engine and its metric cache are shared, traffic swaps are atomic.
+public final class RoutingService: Sendable {
+    public let engine: RoutingEngine
+    public let limits: ServiceLimits
+    public let traffic = LiveTraffic()
+    public let metrics = ServerMetrics()
+    private let pool: RouterPool
+    private let started = Date()
+
+    /// Snapping radius when a request gives none (OSRM's default is unlimited).
+    public static let defaultRadius = 5_000.0
+
+    /// Endpoints counted in the metrics; other paths count as `other`.
+    static let endpoints: Set<String> = ["route", "table", "nearest", "geojson", "style", "traffic", "health", "metrics"]
+
+    public init(engine: RoutingEngine, limits: ServiceLimits = ServiceLimits()) {
+        self.engine = engine
+        self.limits = limits
+        pool = RouterPool(engine: engine)
+    }
+
+    /// Answers one request and records it in the metrics.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let start = DispatchTime.now()
+        let response = respond(request, start: start)
+        let first = request.path.split(separator: "/").first.map(String.init) ?? ""
+        let endpoint = Self.endpoints.contains(first) ? first : "other"
+        metrics.record(endpoint: endpoint, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        return response
+    }
+
+    private func respond(_ request: HTTPRequest, start: DispatchTime) -> HTTPResponse {
+        do {
+            switch (request.method, request.path) {
+            case ("GET", "/health"), ("HEAD", "/health"): return health()
+            case ("GET", "/metrics"):
+                return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", body: Data(metricsText().utf8))
+            case ("POST", "/traffic"): return try postTraffic(request)
+            case (_, "/traffic"): throw OSRMError(.invalidUrl, "\(request.method) /traffic: traffic is loaded with POST")
+            default: break
+            }
+            guard request.method == "GET" || request.method == "HEAD" else {
+                throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET)")
+            }
+            let serviceName = request.path.split(separator: "/").first.map(String.init) ?? ""
+            let maximum = serviceName == "table" ? limits.maximumTableSize : limits.maximumCoordinates
+            let url = try OSRMURL(path: request.path, maximumCoordinates: maximum)
+            return try pool.with { router in try answer(url, request, router: router, start: start) }
+        } catch let error as OSRMError {
+            return error.response
+        } catch let error as NavGraphError {
+            return OSRMError(error).response
+        } catch {
+            return OSRMError(.invalidValue, "\(error)").response
+        }
+    }
+
+    private func answer(_ url: OSRMURL, _ request: HTTPRequest, router: Router, start: DispatchTime) throws -> HTTPResponse {
+        switch url.service {
+        case "table":
+            let query = try QueryOptions(request.query, allowed: TableEndpoint.options, service: "table")
+            let deadline = start + .nanoseconds(Int(limits.requestSeconds * 1e9))
+            return .json(try TableEndpoint.answer(url, query, router: router, traffic: traffic.snapshot?.current, limits: limits, deadline: deadline))
+        case "nearest":
+            let query = try QueryOptions(request.query, allowed: NearestEndpoint.options, service: "nearest")
+            return .json(try NearestEndpoint.answer(url, query, router: router, limits: limits))
+        case "route":
+            let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
+            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
+            let overlay = traffic.snapshot?.overlay(departure: parameters.departure)
+            let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
+            return .json(RouteEndpoint.body(response, parameters))
+        default:
+            // geojson and style: the route drawn by the output layer.
+            let query = try QueryOptions(request.query, allowed: RouteEndpoint.options.union(["theme", "position", "units"]), service: url.service)
+            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
+            var output = OutputOptions()
+            output.prettyPrinted = false
+            if let theme = query["theme"] {
+                do { output.theme = try RouteTheme(json: Data(theme.utf8)) } catch {
+                    throw OSRMError(.invalidValue, "theme: not a theme JSON object (\(error))")
+                }
+            }
+            if let position = query["position"] {
+                guard let point = try? OSRMURL.parseCoordinates(position, maximum: 1).first else {
+                    throw OSRMError(.invalidValue, "position='\(position)' is not {longitude},{latitude}")
+                }
+                output.position = point
+            }
+            output.units = DistanceUnits(rawValue: try query.choice("units", DistanceUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
+            let overlay = traffic.snapshot?.overlay(departure: parameters.departure)
+            let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
+            let body = url.service == "style" ? MapLibreStyle.make(response, output) : RouteGeoJSON.make(response, output)
+            return HTTPResponse(status: 200, contentType: url.service == "style" ? "application/json; charset=utf-8" : "application/geo+json", body: body)
+        }
+    }
+
+    private func postTraffic(_ request: HTTPRequest) throws -> HTTPResponse {
+        if request.bodyTooBig {
+            throw OSRMError(.tooBig, "the traffic body exceeds this server's limit of \(limits.maximumBodyBytes) bytes")
+        }
+        guard !request.body.isEmpty else { throw OSRMError(.invalidValue, "POST /traffic needs a CSV body (the navgraph traffic format)") }
+        let report = try traffic.load(csv: request.body, engine: engine)
+        return .json(.object([
+            ("code", .string("Ok")),
+            ("generation", .number(Double(report.generation))),
+            ("segment_rows", .number(Double(report.segmentRows))),
+            ("unknown_pairs", .number(Double(report.unknownPairs))),
+            ("segments_with_traffic", .number(Double(report.segmentsWithTraffic))),
+            ("read_ms", .number(report.readSeconds * 1000, decimals: 1)),
+            ("customization_ms", .number(report.customizationSeconds * 1000, decimals: 1)),
+        ]))
+    }
+
+    private func health() -> HTTPResponse {
+        let graph = engine.graph
+        let snapshot = traffic.snapshot
+        return .json(.object([
+            ("status", .string("ok")),
+            ("graph", .string(graph.file.path)),
+            ("routing_nodes", .number(Double(graph.routingNodeCount))),
+            ("traffic", snapshot.map { .string($0.label) } ?? .null),
+            ("traffic_generation", .number(Double(snapshot?.current.generation ?? 0))),
+            ("uptime_s", .number(Date().timeIntervalSince(started), decimals: 1)),
+        ]))
+    }
+
+    /// The Prometheus text of `/metrics`.
+    public func metricsText() -> String {
+        metrics.text(gauges: [
+            ("navgraph_traffic_generation", "Id of the traffic overlay in force (0 = free flow).", Double(traffic.snapshot?.current.generation ?? 0)),
+            ("navgraph_cached_metrics", "Customized metrics in the engine's cache.", Double(engine.cachedMetricCount)),
+            ("navgraph_query_contexts", "Per-thread query contexts created.", Double(pool.created)),
+        ])
+    }
+}
+
+/// Routers (one query context each) checked out per request; at most one per concurrent request is ever made.
+/// Thread safety: the free list is behind a lock; a checked-out router belongs to one thread until returned.
+final class RouterPool: @unchecked Sendable {
+    private let engine: RoutingEngine
+    private let lock = NSLock()
+    private var free: [Router] = []
+    private(set) var created = 0
+
+    init(engine: RoutingEngine) { self.engine = engine }
+
+    func with<T>(_ body: (Router) throws -> T) rethrows -> T {
+        let router = lock.withLock { () -> Router? in free.popLast() } ?? makeRouter()
+        defer { lock.withLock { free.append(router) } }
+        return try body(router)
+    }
+
+    private func makeRouter() -> Router {
+        lock.withLock { created += 1 }
+        return Router(engine: engine)
+    }
+}

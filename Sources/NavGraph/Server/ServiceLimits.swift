@@ -1,0 +1,19 @@
+import Foundation
+
+/// Request size and time limits of the routing service.
+public struct ServiceLimits: Sendable {
+    /// Coordinates in one /route (and /geojson, /style) request.
+    public var maximumCoordinates = 500
+    /// Coordinates in one /table request (`--max-table-size`).
+    public var maximumTableSize = 1000
+    /// Alternatives one /route request may ask for (`--max-alternatives`).
+    public var maximumAlternatives = 3
+    /// `number` of one /nearest request.
+    public var maximumNearest = 100
+    /// Bytes of a request body (POST /traffic).
+    public var maximumBodyBytes = 256 << 20
+    /// Seconds a table computation may run before it is abandoned.
+    public var requestSeconds = 30.0
+
+    public init() {}
+}
