@@ -20,6 +20,11 @@ struct RouteEndpoint {
         /// Indices of the coordinates that are waypoints (the others are via points); nil means all.
         var waypoints: [Int]?
         var departure: DateComponents?
+        /// Mapbox extensions: the language of instructions, the units of spoken distances, and which text to add.
+        var language = "en"
+        var voiceUnits: DistanceUnits = .metric
+        var voiceInstructions = false
+        var bannerInstructions = false
 
         init(_ options: QueryOptions, coordinateCount count: Int, maximumAlternatives: Int) throws {
             general = try GeneralOptions(options, coordinateCount: count)
@@ -64,14 +69,17 @@ struct RouteEndpoint {
                 }
                 waypoints = indices
             }
-            // Mapbox extensions: checked here; the guidance text they ask for comes from the output layer.
-            if let language = options["language"], language.isEmpty || language.count > 35
-                || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-                throw OSRMError(.invalidValue, "language='\(language)' is not a language tag such as en or de-CH")
+            // Mapbox extensions: the words come from the phrasebook narrator of the output layer.
+            if let language = options["language"] {
+                guard !language.isEmpty, language.count <= 35,
+                      language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                    throw OSRMError(.invalidValue, "language='\(language)' is not a language tag such as en or de-CH")
+                }
+                self.language = language
             }
-            _ = try options.choice("voice_units", ["metric", "imperial"], default: "metric")
-            _ = try options.bool("voice_instructions", default: false)
-            _ = try options.bool("banner_instructions", default: false)
+            voiceUnits = DistanceUnits(rawValue: try options.choice("voice_units", ["metric", "imperial"], default: "metric")) ?? .metric
+            voiceInstructions = try options.bool("voice_instructions", default: false)
+            bannerInstructions = try options.bool("banner_instructions", default: false)
             _ = try options.bool("roundabout_exits", default: false)
             if let raw = options["depart_at"] { departure = try Self.departure(raw) }
         }
@@ -108,6 +116,7 @@ struct RouteEndpoint {
         do {
             var response = try router.route(url.coordinates, options: options)
             if let keep = parameters.waypoints { response = mergingVias(response, keep: keep) }
+            if parameters.steps { router.addSteps(to: &response) }
             return response
         } catch let error as NavGraphError {
             throw OSRMError(error)
@@ -149,6 +158,11 @@ struct RouteEndpoint {
         var output = OutputOptions()
         output.geometry = parameters.geometry
         output.prettyPrinted = false
+        output.units = parameters.voiceUnits
+        if parameters.steps {
+            // Unknown tags fall back to English; a missing phrasebook leaves the text out rather than failing the route.
+            output.narrator = try? PhrasebookNarrator(locale: parameters.language, units: parameters.voiceUnits)
+        }
         var json = DirectionsResponse.json(response, output)
         json.update("routes") { routes in
             guard case .array(let items) = routes else { return routes }
@@ -166,16 +180,18 @@ struct RouteEndpoint {
                     guard case .array(let legItems) = legs else { return legs }
                     return .array(legItems.map { leg in
                         var shapedLeg = leg
-                        if !parameters.steps { shapedLeg.update("steps") { _ in .array([]) } }
+                        shapedLeg.update("steps") { steps in
+                            guard case .array(let stepItems) = steps else { return steps }
+                            return .array(stepItems.map { step in
+                                var shapedStep = step
+                                if !parameters.voiceInstructions { shapedStep.remove("voiceInstructions") }
+                                if !parameters.bannerInstructions { shapedStep.remove("bannerInstructions") }
+                                return shapedStep
+                            })
+                        }
                         shapedLeg.update("annotation") { annotation in
                             var kept = annotation
                             kept.keepOnly(parameters.annotations)
-                            if parameters.annotations.contains("maxspeed"), case .object(var members) = kept,
-                               case .array(let durations)? = annotation.member("duration") {
-                                // navgraph stores no speed limits: every segment's limit is unknown.
-                                members.append(("maxspeed", .array(durations.map { _ in .object([("unknown", .bool(true))]) })))
-                                kept = .object(members)
-                            }
                             return kept
                         }
                         if parameters.annotations.isEmpty { shapedLeg.remove("annotation") }
