@@ -163,21 +163,15 @@ enum RouteCommand {
     /// With `--alternatives` (even 0) rows also give the number of alternatives and the latency, and stderr the
     /// share of queries with alternatives, their mean stretch and mean sharing.
     static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?, statistics: Bool = false, quiet: Bool = false) throws {
-        guard let text = try? String(contentsOfFile: pairsPath, encoding: .utf8) else { throw NavGraphError("\(pairsPath): cannot read pairs file") }
+        let pairs = try CoordinateCSV.readPairs(path: pairsPath)
         var rows = ["index,distance_m,duration_s,weight_ms,error" + (statistics ? ",alternatives,latency_ms" : "")]
         var latencies: [Double] = []
         var failures = 0
         var alternativeCounts: [Int] = [], stretches: [Double] = [], sharings: [Double] = []
-        for (lineNumber, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("lon") { continue }
-            let values = trimmed.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.count == 4, let lon1 = values[0], let lat1 = values[1], let lon2 = values[2], let lat2 = values[3] else {
-                throw NavGraphError("\(pairsPath):\(lineNumber + 1): expected lon,lat,lon,lat, got '\(trimmed)'")
-            }
+        for pair in pairs {
             let start = DispatchTime.now().uptimeNanoseconds
             do {
-                let response = try router.route([Coordinate(lat: lat1, lon: lon1), Coordinate(lat: lat2, lon: lon2)], options: options)
+                let response = try router.route([pair.source, pair.target], options: options)
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 let route = response.routes[0]
                 var row = String(format: "%d,%.1f,%.3f,%d,", rows.count - 1, route.distance, route.duration, Int((route.weight * 1000).rounded()))
