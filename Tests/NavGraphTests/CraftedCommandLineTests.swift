@@ -92,3 +92,19 @@ import Testing
         #expect(result.stderr.contains("/nonexistent/region.navgraph"), "\(result.stderr)")
     }
 }
+
+/// Review defects that fail loudly now instead of quietly.
+@Suite struct CraftedDefectTests {
+    /// An input arc missing from the hierarchy is an error naming the arc, not a silent mapping to arc 0.
+    @Test func missingHierarchyArcFails() throws {
+        // Path 0 - 1 - 2 contracted; then asked to place an arc 0 -> 2 that the chordal graph of the path lacks.
+        let firstOut: ContiguousArray<UInt32> = [0, 1, 3, 4], head: ContiguousArray<UInt32> = [1, 0, 2, 1]
+        let topology = try ChordalContraction.contract(nodeCount: 3, firstOut: firstOut, head: head)
+        #expect(topology.inputArc.count == 4 && topology.inputArc.allSatisfy { $0 != UInt32.max })
+        let error = #expect(throws: NavGraphError.self) {
+            try ChordalContraction.inputArcs(topology, firstOut: [0, 1, 1, 1], head: [2])
+        }
+        #expect(error?.message.contains("input arc 0 (0 -> 2)") == true, "\(error?.message ?? "")")
+        #expect(throws: NavGraphError.self) { try ChordalContraction.contract(nodeCount: 2, firstOut: [0, 1, 1], head: [5]) }
+    }
+}
