@@ -44,8 +44,8 @@ public enum Importer {
             let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
         }
-        let topology = log.phase("contract") {
-            let topology = ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
+        let topology = try log.phase("contract") {
+            let topology = try ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
         }
         var nodeWeight = ContiguousArray<UInt32>(repeating: CCHMetric.infinity, count: turns.nodeCount)

@@ -1,45 +1,87 @@
 import NavGraph
 
-/// Command-line arguments split into positionals and `--flag value` options.
+/// Command-line arguments parsed against a command's option table: positionals, valued options and flags.
 struct Arguments {
     var positionals: [String] = []
+    /// Valued options given (lists keep their raw text; see `list`).
     var options: [String: String] = [:]
+    /// Flags given, and optional-value options given without a value.
     var flags: Set<String> = []
+    let spec: CommandSpec
 
-    /// Options that never take a value.
-    static let booleanFlags: Set<String> = ["json", "quiet", "avoid-trunk", "help", "no-verify"]
-    /// Options whose value may be omitted (the value must then not look like a number).
-    static let optionalValue: Set<String> = ["alternatives"]
-
-    init(_ raw: [String]) throws {
+    /// Parses and checks `raw` against the table: unknown options, missing values and malformed values or list
+    /// items are refused here, naming the option and the value.
+    init(_ raw: [String], spec: CommandSpec) throws {
+        self.spec = spec
+        let seeHelp = "(see navgraph \(spec.name) --help)"
         var index = 0
         while index < raw.count {
             let item = raw[index]
-            if item.hasPrefix("--") || (item.hasPrefix("-") && item.count == 2 && !item.dropFirst().allSatisfy(\.isNumber)) {
-                var name = item.hasPrefix("--") ? String(item.dropFirst(2)) : String(item.dropFirst())
-                if name == "o" { name = "output" }
+            index += 1
+            guard Self.looksLikeOption(item) else { positionals.append(item); continue }
+            var name: String, inline: String? = nil
+            if item.hasPrefix("--") {
+                name = String(item.dropFirst(2))
                 if let equals = name.firstIndex(of: "=") {
-                    options[String(name[..<equals])] = String(name[name.index(after: equals)...])
-                } else if Self.booleanFlags.contains(name) {
-                    flags.insert(name)
-                } else if Self.optionalValue.contains(name) {
-                    if index + 1 < raw.count, Int(raw[index + 1]) != nil {
-                        options[name] = raw[index + 1]; index += 1
-                    } else {
-                        flags.insert(name)
-                    }
-                } else {
-                    guard index + 1 < raw.count else { throw NavGraphError("option --\(name) needs a value") }
-                    options[name] = raw[index + 1]
-                    index += 1
+                    inline = String(name[name.index(after: equals)...])
+                    name = String(name[..<equals])
                 }
             } else {
-                positionals.append(item)
+                guard let character = item.dropFirst().first, let option = spec.option(short: character) else {
+                    throw NavGraphError("unknown option \(item) \(seeHelp)")
+                }
+                name = option.name
             }
-            index += 1
+            guard let option = spec.option(named: name) else { throw NavGraphError("unknown option --\(name) \(seeHelp)") }
+            switch option.kind {
+            case .flag:
+                guard inline == nil else { throw NavGraphError("--\(name) takes no value (got '\(inline ?? "")')") }
+                flags.insert(name)
+                continue
+            case .optionalValue:
+                if inline == nil {
+                    guard index < raw.count, Int(raw[index]) != nil else { flags.insert(name); continue }
+                    inline = raw[index]
+                    index += 1
+                }
+            case .value, .list:
+                if inline == nil {
+                    guard index < raw.count, !raw[index].hasPrefix("--") else {
+                        throw NavGraphError("option --\(name) needs a value\(option.valueText.isEmpty ? "" : " (\(option.valueText))")")
+                    }
+                    inline = raw[index]
+                    index += 1
+                }
+            }
+            let value = inline ?? ""
+            if case .list = option.kind {
+                for (position, element) in Self.items(value).enumerated() {
+                    if let problem = option.problem(with: element) {
+                        throw NavGraphError("--\(name): '\(element)' (item \(position + 1)) \(problem)")
+                    }
+                }
+            } else if let problem = option.problem(with: value) {
+                throw NavGraphError("--\(name): '\(value)' \(problem)")
+            }
+            options[name] = value
         }
     }
 
+    /// `--x`, `-o`; not negative numbers or coordinates such as `-33.9,151.2`.
+    static func looksLikeOption(_ item: String) -> Bool {
+        if item.hasPrefix("--") { return item.count > 2 }
+        return item.hasPrefix("-") && item.count == 2 && !(item.last?.isNumber ?? true)
+    }
+
+    /// A list's items, trimmed; empty items are kept so `A,,C` keeps its positions.
+    static func items(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// A list option's items (already checked while parsing), or nil when the option was not given.
+    func list(_ name: String) -> [String]? { options[name].map(Self.items) }
+
+    /// A positive number option (checked while parsing), or `value` when absent.
     func double(_ name: String, default value: Double) throws -> Double {
         guard let raw = options[name] else { return value }
         guard let parsed = Double(raw), parsed.isFinite, parsed > 0 else { throw NavGraphError("--\(name): '\(raw)' is not a positive number") }
@@ -55,11 +97,17 @@ struct Arguments {
         return parsed
     }
 
-    /// Rejects options this command does not know, naming the first one.
+    /// Rejects options outside `allowed` (the table already refuses unknown ones; kept for commands not yet
+    /// given a table of their own).
     func check(allowed: Set<String>) throws {
-        for name in options.keys.sorted() + flags.sorted() where !allowed.contains(name) {
-            throw NavGraphError("unknown option --\(name)")
+        for name in options.keys.sorted() + flags.sorted() where !allowed.contains(name) && name != "help" {
+            throw NavGraphError("unknown option --\(name) (see navgraph \(spec.name) --help)")
         }
+    }
+
+    /// The raw values of an enum, for an option's `.choice` check.
+    static func choices<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type) -> [String] where Choice.RawValue == String {
+        Choice.allCases.map(\.rawValue)
     }
 }
 

@@ -3,8 +3,20 @@ import NavGraph
 
 /// `navgraph import`: OSM extract to graph file.
 enum ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        synopsis: ["REGION.osm.pbf [-o REGION.navgraph] [--profile car] [--quiet]",
+                   "USA-road-d.NY.gr.gz -o ny.navgraph   (DIMACS graph)"],
+        summary: "Imports an OSM extract (.osm.pbf, .osm, .osm.gz, .osm.bz2) or a DIMACS graph into a graph file.",
+        options: [
+            OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE", help: "graph file to write",
+                       defaultValue: "the input name with .navgraph"),
+            OptionSpec(name: "profile", kind: .value, help: "vehicle profile", defaultValue: CarProfile.name, check: .choice([CarProfile.name])),
+            OptionSpec(name: "quiet", kind: .flag, help: "no progress on stderr"),
+        ],
+        run: run)
+
     static func run(_ arguments: Arguments) throws {
-        try arguments.check(allowed: ["output", "profile", "quiet"])
         guard arguments.positionals.count == 1 else { throw NavGraphError("import takes one input file, got \(arguments.positionals.count)") }
         let input = arguments.positionals[0]
         if let profile = arguments.options["profile"], profile != CarProfile.name {

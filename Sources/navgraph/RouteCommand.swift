@@ -3,11 +3,51 @@ import NavGraph
 
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
-    static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
-                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes", "locale"]
-
     /// What `--format` may name.
     enum Format: String, CaseIterable { case summary, geojson, directions }
+
+    static let spec = CommandSpec(
+        name: "route",
+        synopsis: ["REGION.navgraph LAT,LON LAT,LON [LAT,LON ...] [options]",
+                   "REGION.navgraph --pairs pairs.csv [options]   (batch: one lon,lat,lon,lat line per query)",
+                   "REGION.navgraph --nodes SOURCE,TARGET [options]   (cost between two 1-based node ids, e.g. DIMACS)"],
+        summary: "Routes through waypoints (summary on stdout), a batch of pairs from a CSV, or between two node ids.",
+        options: [
+            OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE", help: "write the route (GeoJSON, or --format) or the batch CSV to FILE"),
+            OptionSpec(name: "format", kind: .value, help: "what --output (or stdout) gets", defaultValue: "geojson with --output, else summary",
+                       check: .choice(Arguments.choices(Format.self))),
+            OptionSpec(name: "style", kind: .value, placeholder: "FILE", help: "also write a MapLibre style with the route as inline source"),
+            OptionSpec(name: "theme", kind: .value, placeholder: "FILE", help: "colours and widths (JSON, keys as in the SDK's route-line styling)"),
+            OptionSpec(name: "units", kind: .value, help: "distances in labels, the summary, instructions and voice",
+                       defaultValue: OutputOptions().units.rawValue, check: .choice(Arguments.choices(DistanceUnits.self))),
+            OptionSpec(name: "locale", kind: .value, placeholder: "TAG",
+                       help: "language of instructions (BCP-47; en, de, fr, es, it, pt, nl; else its language, else English)",
+                       defaultValue: "en"),
+            OptionSpec(name: "geometry", kind: .value, help: "geometry in Directions JSON", defaultValue: OutputOptions().geometry.rawValue,
+                       check: .choice(Arguments.choices(GeometryFormat.self))),
+            OptionSpec(name: "position", kind: .value, placeholder: "LAT,LON", help: "vehicle position: split traversed/remaining, mark completed waypoints",
+                       check: .coordinate),
+            OptionSpec(name: "off-route", kind: .value, placeholder: "METRES", help: "with --position: farther than this from the route is off route",
+                       defaultValue: "\(Int(OutputOptions().offRouteThreshold))", check: .positiveNumber),
+            OptionSpec(name: "names", kind: .list, placeholder: "A,B,C", help: "waypoint names (in the summary, GeoJSON and style)"),
+            OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
+                       check: .positiveNumber),
+            OptionSpec(name: "avoid", kind: .list, placeholder: "toll,ferry,highway", help: "avoid these classes (any combination)"),
+            OptionSpec(name: "avoid-trunk", kind: .flag, help: "treat trunk roads as highway too (with --avoid highway)"),
+            OptionSpec(name: "avoid-mode", kind: .value, help: "strict removes avoided roads; prefer penalises them",
+                       defaultValue: RouteOptions().avoidMode.rawValue, check: .choice(Arguments.choices(AvoidMode.self))),
+            OptionSpec(name: "alternatives", kind: .optionalValue, placeholder: "N", help: "up to N alternative routes (N 0...10; 2 without N)",
+                       check: .integer(0...10, what: "a count")),
+            OptionSpec(name: "algorithm", kind: .value, help: "the hierarchy or the Dijkstra reference", defaultValue: RouteOptions().algorithm.rawValue,
+                       check: .choice(Arguments.choices(SearchAlgorithm.self))),
+            OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic from a .traffic file or a CSV (see navgraph traffic)"),
+            OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "departure time; picks the traffic profile of that hour"),
+            OptionSpec(name: "pairs", kind: .value, placeholder: "FILE", help: "batch: CSV of lon,lat,lon,lat queries (header, comments, CRLF fine)"),
+            OptionSpec(name: "nodes", kind: .list, placeholder: "SOURCE,TARGET", help: "cost between two 1-based node ids",
+                       check: .integer(1...Int(Int32.max), what: "a node id")),
+            OptionSpec(name: "quiet", kind: .flag, help: "batch: no latency figures on stderr"),
+        ],
+        run: run)
 
     static func run(_ arguments: Arguments) throws {
         do {
@@ -21,7 +61,6 @@ enum RouteCommand {
     }
 
     static func routeOrBatch(_ arguments: Arguments) throws {
-        try arguments.check(allowed: allowed)
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("route needs a graph file") }
         var options = try routeOptions(arguments)
         let graph = try RoutingGraph(path: graphPath)
@@ -34,8 +73,8 @@ enum RouteCommand {
             _ = try parseDeparture(arguments.options["depart"] ?? "")
         }
         if let nodes = arguments.options["nodes"] {
-            let ids = nodes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard ids.count == 2 else { throw NavGraphError("--nodes: '\(nodes)' is not SOURCE,TARGET (1-based node ids)") }
+            let ids = (arguments.list("nodes") ?? []).compactMap { Int($0) }
+            guard ids.count == 2 else { throw NavGraphError("--nodes: '\(nodes)' is not SOURCE,TARGET (two 1-based node ids)") }
             let query = NodeToNodeQuery(router: router)
             let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
             guard let cost = try query.cost(from: ids[0] - 1, to: ids[1] - 1, metric: metric, algorithm: options.algorithm) else {
@@ -46,7 +85,8 @@ enum RouteCommand {
         }
         if let pairs = arguments.options["pairs"] {
             let statistics = arguments.options["alternatives"] != nil || arguments.flags.contains("alternatives")
-            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"], statistics: statistics)
+            try runBatch(router: router, pairsPath: pairs, options: options, output: arguments.options["output"], statistics: statistics,
+                         quiet: arguments.flags.contains("quiet"))
             return
         }
         let waypoints = try arguments.positionals.dropFirst().enumerated().map {
@@ -82,12 +122,13 @@ enum RouteCommand {
         output.geometry = try arguments.choice("geometry", GeometryFormat.self) ?? output.geometry
         if let position = arguments.options["position"] { output.position = try parseCoordinate(position, what: "--position") }
         output.offRouteThreshold = try arguments.double("off-route", default: output.offRouteThreshold)
-        if let names = arguments.options["names"] { output.waypointNames = names.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        if let names = arguments.list("names") { output.waypointNames = names }
         return output
     }
 
     static func routeOptions(_ arguments: Arguments) throws -> RouteOptions {
         var options = RouteOptions()
+        options.waypointLabels = arguments.list("names")
         options.radius = try arguments.double("radius", default: 1000)
         if let avoid = arguments.options["avoid"] { options.avoid = try AvoidSet(parsing: avoid) }
         if arguments.flags.contains("avoid-trunk") {
@@ -122,7 +163,8 @@ enum RouteCommand {
             }
         }
         for (index, waypoint) in response.waypoints.enumerated() {
-            lines.append(String(format: "waypoint %d: snapped %.1f m to %.6f,%.6f (%@)", index + 1, waypoint.snapDistance,
+            let label = waypoint.label.map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+            lines.append(String(format: "waypoint %d%@: snapped %.1f m to %.6f,%.6f (%@)", index + 1, label, waypoint.snapDistance,
                                 waypoint.snapped.lat, waypoint.snapped.lon, waypoint.roadName.isEmpty ? "unnamed road" : waypoint.roadName))
         }
         if let progress = RouteProgress.make(response, output) {
@@ -155,22 +197,16 @@ enum RouteCommand {
     /// Batch mode: one CSV row per query (distance_m, duration_s, weight_ms, error) and latency figures on stderr.
     /// With `--alternatives` (even 0) rows also give the number of alternatives and the latency, and stderr the
     /// share of queries with alternatives, their mean stretch and mean sharing.
-    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?, statistics: Bool = false) throws {
-        guard let text = try? String(contentsOfFile: pairsPath, encoding: .utf8) else { throw NavGraphError("\(pairsPath): cannot read pairs file") }
+    static func runBatch(router: Router, pairsPath: String, options: RouteOptions, output: String?, statistics: Bool = false, quiet: Bool = false) throws {
+        let pairs = try CoordinateCSV.readPairs(path: pairsPath)
         var rows = ["index,distance_m,duration_s,weight_ms,error" + (statistics ? ",alternatives,latency_ms" : "")]
         var latencies: [Double] = []
         var failures = 0
         var alternativeCounts: [Int] = [], stretches: [Double] = [], sharings: [Double] = []
-        for (lineNumber, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix("lon") { continue }
-            let values = trimmed.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.count == 4, let lon1 = values[0], let lat1 = values[1], let lon2 = values[2], let lat2 = values[3] else {
-                throw NavGraphError("\(pairsPath):\(lineNumber + 1): expected lon,lat,lon,lat, got '\(trimmed)'")
-            }
+        for pair in pairs {
             let start = DispatchTime.now().uptimeNanoseconds
             do {
-                let response = try router.route([Coordinate(lat: lat1, lon: lon1), Coordinate(lat: lat2, lon: lon2)], options: options)
+                let response = try router.route([pair.source, pair.target], options: options)
                 latencies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 let route = response.routes[0]
                 var row = String(format: "%d,%.1f,%.3f,%d,", rows.count - 1, route.distance, route.duration, Int((route.weight * 1000).rounded()))
@@ -191,6 +227,7 @@ enum RouteCommand {
         }
         let csv = rows.joined(separator: "\n") + "\n"
         if let output { try writeAtomically(Data(csv.utf8), to: output) } else { print(csv, terminator: "") }
+        if quiet { return }
         latencies.sort()
         func percentile(_ p: Double) -> Double { latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] }
         FileHandle.standardError.write(Data(String(format: "%d queries, %d failed; latency ms p50 %.3f p95 %.3f p99 %.3f\n",

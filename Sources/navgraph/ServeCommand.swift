@@ -6,10 +6,28 @@ import NavGraphServer
 /// `navgraph serve`: the OSRM-compatible HTTP server with live traffic; SIGTERM/SIGINT drain and exit, SIGHUP
 /// reloads `--traffic FILE`.
 enum ServeCommand {
-    static let allowed: Set<String> = ["host", "port", "threads", "traffic", "max-table-size", "max-alternatives", "quiet", "timeout"]
+    static let spec = CommandSpec(
+        name: "serve",
+        synopsis: ["REGION.navgraph [--host 127.0.0.1] [--port 5000] [--threads N] [--traffic FILE] [options]"],
+        summary: "Serves the OSRM v5 HTTP API (route, table, nearest) plus GeoJSON, style, health, metrics and live traffic (POST /traffic).",
+        options: [
+            OptionSpec(name: "host", kind: .value, placeholder: "ADDRESS", help: "address to listen on", defaultValue: "127.0.0.1"),
+            OptionSpec(name: "port", kind: .value, placeholder: "PORT", help: "port to listen on (0 picks a free one)", defaultValue: "5000",
+                       check: .integer(0...65535, what: "a port")),
+            OptionSpec(name: "threads", kind: .value, placeholder: "N", help: "worker threads", defaultValue: "the number of cores",
+                       check: .integer(1...512, what: "a thread count")),
+            OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic (.traffic or CSV) applied at start and reloaded on SIGHUP"),
+            OptionSpec(name: "max-table-size", kind: .value, placeholder: "N", help: "largest sources x destinations of /table",
+                       defaultValue: "\(ServiceLimits().maximumTableSize)", check: .integer(1...100_000, what: "a size")),
+            OptionSpec(name: "max-alternatives", kind: .value, placeholder: "N", help: "most alternatives one /route may ask for",
+                       defaultValue: "\(ServiceLimits().maximumAlternatives)", check: .integer(0...10, what: "a count")),
+            OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout",
+                       defaultValue: "\(HTTPServer.Settings().connectionTimeoutSeconds)", check: .integer(1...3600, what: "a number of seconds")),
+            OptionSpec(name: "quiet", kind: .flag, help: "no per-request log lines on stderr"),
+        ],
+        run: run)
 
     static func run(_ arguments: Arguments) throws {
-        try arguments.check(allowed: allowed)
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("serve needs a graph file") }
         guard arguments.positionals.count == 1 else { throw NavGraphError("serve takes one graph file, got \(arguments.positionals.count) arguments") }
         var settings = HTTPServer.Settings()

@@ -3,8 +3,17 @@ import NavGraph
 
 /// `navgraph traffic`: maps a traffic CSV onto a graph, writes a `.traffic` file and times re-customization.
 enum TrafficCommand {
+    static let spec = CommandSpec(
+        name: "traffic", synopsis: ["REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]"],
+        summary: "Maps a traffic CSV (OSRM segment speeds or congestion levels) onto a graph and writes a .traffic file.",
+        options: [
+            OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE", help: "traffic file to write",
+                       defaultValue: "the graph name with .traffic"),
+            OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "time whose profile slot the customization timing uses"),
+        ],
+        run: run)
+
     static func run(_ arguments: Arguments) throws {
-        try arguments.check(allowed: ["output", "depart"])
         guard arguments.positionals.count == 2 else { throw NavGraphError("traffic takes a graph file and a traffic CSV") }
         let graph = try RoutingGraph(path: arguments.positionals[0])
         let csv = arguments.positionals[1]

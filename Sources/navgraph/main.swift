@@ -1,35 +1,21 @@
 import Foundation
 import NavGraph
 
-let usage = """
-usage:
-  navgraph import REGION.osm.pbf [-o REGION.navgraph] [--profile car] [--quiet]
-  navgraph info REGION.navgraph [--json]
-  navgraph route REGION.navgraph LAT,LON LAT,LON [LAT,LON ...] [options]
-  navgraph route REGION.navgraph --pairs pairs.csv [options]   (one lon,lat,lon,lat line per query)
-  navgraph traffic REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]
-  navgraph serve REGION.navgraph [--host 127.0.0.1] [--port 5000] [--threads N] [--traffic FILE]
-                 [--max-table-size 1000] [--max-alternatives 3] [--timeout SECONDS] [--quiet]
+/// Every command, in the order `navgraph --help` lists them. A new command: a `static let spec = CommandSpec(...)`
+/// at the top of its file, and one line here.
+let commands: [CommandSpec] = [
+    ImportCommand.spec,
+    InfoCommand.spec,
+    RouteCommand.spec,
+    TrafficCommand.spec,
+    ServeCommand.spec,
+]
 
-route options:
-  --output FILE            write the route (GeoJSON) to FILE
-  --radius METRES          snapping radius (default 1000)
-  --avoid toll,ferry,highway   avoid these classes (any combination)
-  --avoid-trunk            treat trunk roads as highway too
-  --avoid-mode strict|prefer   strict removes avoided roads (default); prefer penalises them
-  --alternatives [N]       up to N alternative routes (default 2)
-  --algorithm ch|dijkstra  the hierarchy (default) or the Dijkstra reference
-  --traffic FILE           traffic from a .traffic file or a CSV (see navgraph traffic)
-  --depart 2026-11-30T08:15  departure time; picks the traffic profile of that hour
-  --format summary|geojson|directions   what --output (or stdout) gets; default geojson with --output
-  --style FILE             also write a MapLibre style with the route as inline source
-  --theme FILE             colours and widths (JSON, keys as in the SDK's route-line styling)
-  --units metric|imperial  distances in labels, the summary, instructions and voice
-  --locale TAG             language of instructions (BCP-47: en, de, fr, es, it, pt, nl; falls back to the language, then English)
-  --geometry polyline6|polyline|geojson   geometry in Directions JSON (default polyline6)
-  --position LAT,LON       vehicle position: split traversed/remaining, mark completed waypoints
-  --names A,B,C            waypoint names
-"""
+/// `navgraph --help`: every command's synopsis.
+let usage = (["usage:"] + commands.flatMap { command in command.synopsis.map { "  navgraph \(command.name) \($0)" } } + [
+    "  navgraph help COMMAND | navgraph COMMAND --help   (that command's options)",
+    "  navgraph --version",
+]).joined(separator: "\n")
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("navgraph: \(message)\n".utf8))
@@ -37,20 +23,28 @@ func fail(_ message: String) -> Never {
 }
 
 let raw = Array(CommandLine.arguments.dropFirst())
-guard let command = raw.first else {
+guard let name = raw.first else {
     print(usage)
     exit(2)
 }
 do {
-    let arguments = try Arguments(Array(raw.dropFirst()))
-    switch command {
-    case "import": try ImportCommand.run(arguments)
-    case "info": try InfoCommand.run(arguments)
-    case "route": try RouteCommand.run(arguments)
-    case "traffic": try TrafficCommand.run(arguments)
-    case "serve": try ServeCommand.run(arguments)
-    case "help", "--help", "-h": print(usage)
-    default: fail("unknown command '\(command)'\n\(usage)")
+    switch name {
+    case "--help", "-h":
+        print(usage)
+    case "help":
+        guard let topic = raw.dropFirst().first else { print(usage); break }
+        guard let command = commands.first(where: { $0.name == topic }) else { fail("unknown command '\(topic)'\n\(usage)") }
+        print(command.usage)
+    case "--version", "version":
+        print("navgraph \(NavGraphVersion.string) (graph format version \(GraphFileFormat.version))")
+    default:
+        guard let command = commands.first(where: { $0.name == name }) else { fail("unknown command '\(name)'\n\(usage)") }
+        let rest = Array(raw.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            print(command.usage)
+        } else {
+            try command.run(try Arguments(rest, spec: command))
+        }
     }
 } catch let error as NavGraphError {
     fail(error.message)

@@ -95,5 +95,10 @@ import Testing
         #expect(routed.status == 0)
         #expect(routed.stdout.contains("leg 2"))
         #expect(FileManager.default.fileExists(atPath: geojson))
+        // --names labels the waypoints in the summary (RouteOptions.waypointLabels) and the GeoJSON.
+        let named = try Fixtures.run(["route", out, "43.7384,7.4246", "43.7402,7.4268", "43.7311,7.4197", "--names", "Home,,Work", "--output", geojson])
+        #expect(named.status == 0)
+        #expect(named.stdout.contains("waypoint 1 (Home):") && named.stdout.contains("waypoint 2:") && named.stdout.contains("waypoint 3 (Work):"))
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: geojson)), as: UTF8.self).contains("\"Work\""))
     }
 }

@@ -16,7 +16,10 @@ public struct CCHTopology {
 
 /// Builds the CCH topology by eliminating nodes in rank order (nodes must already be numbered by rank).
 public enum ChordalContraction {
-    public static func contract(nodeCount: Int, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>) -> CCHTopology {
+    public static func contract(nodeCount: Int, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>) throws -> CCHTopology {
+        guard firstOut.count == nodeCount + 1, Int(firstOut[nodeCount]) == head.count, head.allSatisfy({ Int($0) < nodeCount }) else {
+            throw NavGraphError("contraction input is inconsistent: \(nodeCount) nodes, \(firstOut.count) offsets, \(head.count) arcs", code: .badFile)
+        }
         var upward = [[UInt32]](repeating: [], count: nodeCount)
         for tail in 0..<nodeCount {
             for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) {
@@ -42,17 +45,27 @@ public enum ChordalContraction {
                 upward[Int(lowest)].append(contentsOf: unique.dropFirst())
             }
         }
-        topology.inputArc.reserveCapacity(head.count)
-        for tail in 0..<nodeCount {
+        topology.inputArc = try inputArcs(topology, firstOut: firstOut, head: head)
+        return topology
+    }
+
+    /// Where each input arc lands: CCH arc << 1, plus 1 when it runs downward; UInt32.max for a loop.
+    /// Every input arc is an arc of the chordal supergraph by construction; one that is not is a defect and fails.
+    public static func inputArcs(_ topology: CCHTopology, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>) throws -> ContiguousArray<UInt32> {
+        var inputArc = ContiguousArray<UInt32>()
+        inputArc.reserveCapacity(head.count)
+        for tail in 0..<(firstOut.count - 1) {
             for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) {
                 let other = Int(head[arc])
-                if other == tail { topology.inputArc.append(UInt32.max); continue }
+                if other == tail { inputArc.append(UInt32.max); continue }
                 let low = min(tail, other), high = max(tail, other)
-                let cchArc = findArc(topology, from: low, to: high) ?? 0
-                topology.inputArc.append(UInt32(cchArc) << 1 | (tail > other ? 1 : 0))
+                guard low < topology.nodeCount, high < topology.nodeCount, let cchArc = findArc(topology, from: low, to: high) else {
+                    throw NavGraphError("contraction defect: input arc \(arc) (\(tail) -> \(other)) has no hierarchy arc", code: .badFile)
+                }
+                inputArc.append(UInt32(cchArc) << 1 | (tail > other ? 1 : 0))
             }
         }
-        return topology
+        return inputArc
     }
 
     static func findArc(_ topology: CCHTopology, from low: Int, to high: Int) -> Int? {

@@ -8,7 +8,7 @@ import Foundation
 /// A last header column `hour_of_day` (0–23) or `hour_of_week` (0–167 from Monday 00:00) makes rows time-dependent.
 /// A speed of 0 closes the segment; a congestion value c slows it to TrafficTable.speedShare(c) of free flow.
 ///
-/// The file is parsed as bytes, every row is checked, and the rows' node pairs go into an open-addressing table
+/// The file is parsed as bytes by `DelimitedLineReader` (CRLF, BOM, comments, blank lines), every row is checked, and the rows' node pairs go into an open-addressing table
 /// that one pass over the graph's segments resolves; nothing is allocated per segment.
 public enum TrafficCSVReader {
     public static let maximumSpeedKmh = 300.0
@@ -23,13 +23,9 @@ public enum TrafficCSVReader {
     }
 
     public static func read(path: String, graph: RoutingGraph) throws -> TrafficTable {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw NavGraphError("\(path): cannot read traffic file")
-        }
+        let data = try DelimitedLineReader.contents(path: path, what: "traffic file")
         var table = TrafficTable()
-        let (rows, congestionForm) = try data.withUnsafeBytes { raw in
-            try parse(raw.bindMemory(to: UInt8.self), path: path, table: &table)
-        }
+        let (rows, congestionForm) = try parse(data, path: path, table: &table)
         var pairs = PairTable(capacityFor: rows.count)
         let rowPair = rows.map { pairs.insert(from: $0.from, to: $0.to) }
         var pairKey = [Int](repeating: -1, count: pairs.count)
@@ -74,112 +70,63 @@ public enum TrafficCSVReader {
     }
 
     /// Checks every line and returns the data rows and whether the file is in the congestion form.
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, table: inout TrafficTable) throws -> ([Row], Bool) {
+    private static func parse(_ data: Data, path: String, table: inout TrafficTable) throws -> ([Row], Bool) {
         var rows: [Row] = []
-        rows.reserveCapacity(bytes.count / 24)
+        rows.reserveCapacity(data.count / 24)
         var congestionForm = false
         var slotColumn: Int?
-        var headerAllowed = true
-        var fields: [Range<Int>] = []
-        var lineStart = 0, lineNumber = 0
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            lineNumber += 1
-            let line = trimmed(bytes, lineStart..<lineEnd)
-            lineStart = lineEnd + 1
-            if line.isEmpty || bytes[line.lowerBound] == UInt8(ascii: "#") { continue }
-            fields.removeAll(keepingCapacity: true)
-            var fieldStart = line.lowerBound
-            for index in line where bytes[index] == UInt8(ascii: ",") {
-                fields.append(trimmed(bytes, fieldStart..<index))
-                fieldStart = index + 1
-            }
-            fields.append(trimmed(bytes, fieldStart..<line.upperBound))
-            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
-            func fail(_ problem: String) -> NavGraphError { NavGraphError("\(path):\(lineNumber): \(problem) in '\(text(line))'") }
-
-            if headerAllowed && integer(bytes, fields[0]) == nil {
-                let names = fields.map(text)
+        try DelimitedLineReader.forEachRecord(in: data, path: path, isHeader: { $0.integer(0) == nil }) { record in
+            if record.isHeader {
+                let names = (0..<record.count).map { record.text($0).lowercased() }
                 guard names.count >= 3, names[0] == "from_osm_id", names[1] == "to_osm_id" else {
-                    throw NavGraphError("\(path):\(lineNumber): header must start with from_osm_id,to_osm_id, got '\(text(line))'")
+                    throw NavGraphError("\(path):\(record.lineNumber): header must start with from_osm_id,to_osm_id, got '\(record.lineText)'")
                 }
                 congestionForm = names[2] == "congestion"
                 guard congestionForm || names[2] == "speed_kmh" else {
-                    throw NavGraphError("\(path):\(lineNumber): third column must be speed_kmh or congestion, got '\(names[2])'")
+                    throw NavGraphError("\(path):\(record.lineNumber): third column must be speed_kmh or congestion, got '\(names[2])'")
                 }
                 if let last = names.last, let kind = TrafficTable.SlotKind(rawValue: last), kind != .none {
                     table.slotKind = kind
                     slotColumn = names.count - 1
                 }
-                headerAllowed = false
-                continue
+                return
             }
-            headerAllowed = false
             let expected = slotColumn.map { $0 + 1 }
-            guard fields.count >= 3, expected.map({ fields.count == $0 }) ?? (fields.count <= 4) else {
-                throw fail("expected \(expected ?? 3) columns, got \(fields.count)")
+            guard record.count >= 3, expected.map({ record.count == $0 }) ?? (record.count <= 4) else {
+                throw record.error("expected \(expected ?? 3) columns, got \(record.count)")
             }
-            guard let from = integer(bytes, fields[0]), let to = integer(bytes, fields[1]) else { throw fail("node ids must be integers") }
+            guard let from = record.integer(0), let to = record.integer(1) else {
+                let bad = record.integer(0) == nil ? 0 : 1
+                throw record.error("node ids must be integers, got '\(record.text(bad))'")
+            }
             var slot: Int16 = -1
             if let slotColumn {
                 let limit = table.slotKind == .hourOfDay ? 23 : 167
-                guard let value = integer(bytes, fields[slotColumn]), value >= 0, value <= limit else {
-                    throw fail("\(table.slotKind.rawValue) must be 0–\(limit), got '\(text(fields[slotColumn]))'")
+                guard let value = record.integer(slotColumn), value >= 0, value <= limit else {
+                    throw record.error("\(table.slotKind.rawValue) must be 0–\(limit), got '\(record.text(slotColumn))'")
                 }
                 slot = Int16(value)
             }
             let value: Double
             if congestionForm {
                 let level: Int64
-                if let number = integer(bytes, fields[2]) { level = number } else if let named = TrafficTable.namedLevels[text(fields[2]).lowercased()] {
+                if let number = record.integer(2) { level = number } else if let named = TrafficTable.namedLevels[record.text(2).lowercased()] {
                     level = Int64(named)
                 } else {
-                    throw fail("congestion must be 0–100 or low/moderate/heavy/severe, got '\(text(fields[2]))'")
+                    throw record.error("congestion must be 0–100 or low/moderate/heavy/severe, got '\(record.text(2))'")
                 }
-                guard (0...100).contains(level) else { throw fail("congestion \(level) is outside 0–100") }
+                guard (0...100).contains(level) else { throw record.error("congestion \(level) is outside 0–100") }
                 value = Double(level)
             } else {
-                guard let speed = Double(text(fields[2])), speed.isFinite else { throw fail("speed must be a number, got '\(text(fields[2]))'") }
-                guard speed >= 0, speed <= maximumSpeedKmh else { throw fail("speed \(text(fields[2])) km/h is outside 0–\(Int(maximumSpeedKmh))") }
-                if fields.count == 4 && slotColumn == nil { guard Double(text(fields[3])) != nil else { throw fail("rate must be a number") } }
+                guard let speed = record.double(2) else { throw record.error("speed must be a number, got '\(record.text(2))'") }
+                guard speed >= 0, speed <= maximumSpeedKmh else { throw record.error("speed \(record.text(2)) km/h is outside 0–\(Int(maximumSpeedKmh))") }
+                if record.count == 4 && slotColumn == nil { guard record.double(3) != nil else { throw record.error("rate must be a number, got '\(record.text(3))'") } }
                 value = speed
             }
             table.rowsRead += 1
             rows.append(Row(from: from, to: to, slot: slot, value: value))
         }
         return (rows, congestionForm)
-    }
-
-    /// The range without leading and trailing spaces, tabs and carriage returns.
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 }
-        var start = range.lowerBound, end = range.upperBound
-        while start < end && isSpace(bytes[start]) { start += 1 }
-        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-        return start..<end
-    }
-
-    /// A decimal integer with an optional sign, or nil (also on overflow).
-    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
-        var index = range.lowerBound
-        var negative = false
-        if index < range.upperBound && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        guard index < range.upperBound else { return nil }
-        var value: Int64 = 0
-        while index < range.upperBound {
-            let digit = Int64(bytes[index]) - 48
-            guard digit >= 0 && digit <= 9 else { return nil }
-            let (shifted, overflowA) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowB) = shifted.addingReportingOverflow(digit)
-            guard !overflowA && !overflowB else { return nil }
-            value = sum
-            index += 1
-        }
-        return negative ? -value : value
     }
 
     /// Open addressing over the distinct (from, to) node pairs of the rows, with a multiplicative hash.
