@@ -7,7 +7,7 @@ struct Arguments {
     var flags: Set<String> = []
 
     /// Options that never take a value.
-    static let booleanFlags: Set<String> = ["json", "quiet", "avoid-trunk", "help", "no-verify"]
+    static let booleanFlags: Set<String> = ["json", "quiet", "avoid-trunk", "help", "no-verify", "skip-unsnappable", "reverse"]
     /// Options whose value may be omitted (the value must then not look like a number).
     static let optionalValue: Set<String> = ["alternatives"]
 

@@ -8,6 +8,9 @@ usage:
   navgraph route REGION.navgraph LAT,LON LAT,LON [LAT,LON ...] [options]
   navgraph route REGION.navgraph --pairs pairs.csv [options]   (one lon,lat,lon,lat line per query)
   navgraph traffic REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]
+  navgraph matrix REGION.navgraph sources.csv [--destinations targets.csv] [--output m.json|m.csv]
+               [--annotations duration,distance] [--avoid ...] [--avoid-mode ...] [--traffic FILE] [--depart TIME]
+               [--radius METRES] [--skip-unsnappable]   (points: one lon,lat per line)
 
 route options:
   --output FILE            write the route (GeoJSON) to FILE
@@ -45,6 +48,7 @@ do {
     case "info": try InfoCommand.run(arguments)
     case "route": try RouteCommand.run(arguments)
     case "traffic": try TrafficCommand.run(arguments)
+    case "matrix": try MatrixCommand.run(arguments)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
