@@ -11,6 +11,8 @@ usage:
   navgraph matrix REGION.navgraph sources.csv [--destinations targets.csv] [--output m.json|m.csv]
                [--annotations duration,distance] [--avoid ...] [--avoid-mode ...] [--traffic FILE] [--depart TIME]
                [--radius METRES] [--skip-unsnappable]   (points: one lon,lat per line)
+  navgraph isochrone REGION.navgraph LAT,LON [--minutes 5,10,15] [--output iso.geojson] [--reverse]
+               [--avoid ...] [--avoid-mode ...] [--traffic FILE] [--depart TIME] [--radius METRES] [--cell METRES] [--theme FILE]
 
 route options:
   --output FILE            write the route (GeoJSON) to FILE
@@ -49,6 +51,7 @@ do {
     case "route": try RouteCommand.run(arguments)
     case "traffic": try TrafficCommand.run(arguments)
     case "matrix": try MatrixCommand.run(arguments)
+    case "isochrone": try IsochroneCommand.run(arguments)
     case "help", "--help", "-h": print(usage)
     default: fail("unknown command '\(command)'\n\(usage)")
     }
