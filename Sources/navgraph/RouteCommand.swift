@@ -32,22 +32,26 @@ enum RouteCommand {
             OptionSpec(name: "names", kind: .list, placeholder: "A,B,C", help: "waypoint names (in the summary, GeoJSON and style)"),
             OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
                        check: .positiveNumber),
-            OptionSpec(name: "avoid", kind: .list, placeholder: "toll,ferry,highway", help: "avoid these classes (any combination)"),
-            OptionSpec(name: "avoid-trunk", kind: .flag, help: "treat trunk roads as highway too (with --avoid highway)"),
-            OptionSpec(name: "avoid-mode", kind: .value, help: "strict removes avoided roads; prefer penalises them",
-                       defaultValue: RouteOptions().avoidMode.rawValue, check: .choice(Arguments.choices(AvoidMode.self))),
             OptionSpec(name: "alternatives", kind: .optionalValue, placeholder: "N", help: "up to N alternative routes (N 0...10; 2 without N)",
                        check: .integer(0...10, what: "a count")),
             OptionSpec(name: "algorithm", kind: .value, help: "the hierarchy or the Dijkstra reference", defaultValue: RouteOptions().algorithm.rawValue,
                        check: .choice(Arguments.choices(SearchAlgorithm.self))),
-            OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic from a .traffic file or a CSV (see navgraph traffic)"),
-            OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "departure time; picks the traffic profile of that hour"),
             OptionSpec(name: "pairs", kind: .value, placeholder: "FILE", help: "batch: CSV of lon,lat,lon,lat queries (header, comments, CRLF fine)"),
             OptionSpec(name: "nodes", kind: .list, placeholder: "SOURCE,TARGET", help: "cost between two 1-based node ids",
                        check: .integer(1...Int(Int32.max), what: "a node id")),
             OptionSpec(name: "quiet", kind: .flag, help: "batch: no latency figures on stderr"),
-        ],
+        ] + metricOptions,
         run: run)
+
+    /// Options that pick the metric (avoidance, traffic), shared by route, matrix and isochrone.
+    static let metricOptions: [OptionSpec] = [
+        OptionSpec(name: "avoid", kind: .list, placeholder: "toll,ferry,highway", help: "avoid these classes (any combination)"),
+        OptionSpec(name: "avoid-trunk", kind: .flag, help: "treat trunk roads as highway too (with --avoid highway)"),
+        OptionSpec(name: "avoid-mode", kind: .value, help: "strict removes avoided roads; prefer penalises them",
+                   defaultValue: RouteOptions().avoidMode.rawValue, check: .choice(Arguments.choices(AvoidMode.self))),
+        OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic from a .traffic file or a CSV (see navgraph traffic)"),
+        OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "departure time; picks the traffic profile of that hour"),
+    ]
 
     static func run(_ arguments: Arguments) throws {
         do {

@@ -8,6 +8,8 @@ let commands: [CommandSpec] = [
     InfoCommand.spec,
     RouteCommand.spec,
     TrafficCommand.spec,
+    MatrixCommand.spec,
+    IsochroneCommand.spec,
     ServeCommand.spec,
 ]
 

@@ -13,12 +13,24 @@ public enum CoordinateCSV {
         public var lineNumber: Int
     }
 
+    /// One point of a points file, with its line.
+    public struct Point: Sendable {
+        public var coordinate: Coordinate
+        public var lineNumber: Int
+    }
+
     /// The points of a `lon,lat` file, in file order.
     public static func readCoordinates(path: String) throws -> [Coordinate] {
-        var points: [Coordinate] = []
-        try read(path: path, what: "points file", columns: 2) { values, _ in
-            points.append(values[0])
+        try readPoints(path: path).map(\.coordinate)
+    }
+
+    /// The points of a `lon,lat` file with their lines; an empty file (no point at all) is an error.
+    public static func readPoints(path: String) throws -> [Point] {
+        var points: [Point] = []
+        try read(path: path, what: "points file", columns: 2) { values, line in
+            points.append(Point(coordinate: values[0], lineNumber: line))
         }
+        guard !points.isEmpty else { throw NavGraphError("\(path): no points (expected one lon,lat per line)", code: .invalidInput) }
         return points
     }
 

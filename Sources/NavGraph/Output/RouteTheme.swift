@@ -45,6 +45,10 @@ public struct RouteTheme: Sendable, Equatable {
     public var durationLabelTextColor = "#1A1A1A"
     public var durationLabelHaloColor = "#FFFFFF"
     public var durationLabelTextSize = 13.0
+    /// Isochrone fills from the shortest contour to the longest (intermediate contours get the middle colour).
+    public var isochroneNearColor = "#2E9E44"
+    public var isochroneMiddleColor = "#F2C12E"
+    public var isochroneFarColor = "#D9534F"
 
     /// The built-in theme.
     public static let `default` = RouteTheme()
@@ -111,6 +115,8 @@ public struct RouteTheme: Sendable, Equatable {
     private static var colorKeys: [(String, WritableKeyPath<RouteTheme, String>)] {
         [
             ("trafficUnknownColor", \.trafficUnknownColor), ("trafficLowColor", \.trafficLowColor),
+            ("isochroneNearColor", \.isochroneNearColor), ("isochroneMiddleColor", \.isochroneMiddleColor),
+            ("isochroneFarColor", \.isochroneFarColor),
             ("trafficModerateColor", \.trafficModerateColor), ("trafficHeavyColor", \.trafficHeavyColor),
             ("trafficSevereColor", \.trafficSevereColor), ("routeCasingColor", \.routeCasingColor),
             ("routeAlternateColor", \.routeAlternateColor), ("routeAlternateCasingColor", \.routeAlternateCasingColor),

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""matrix_bench.py - `navgraph matrix` / `navgraph isochrone` against osrm-routed /table, in one run.
+
+Usage (after Tools/setup_peers.sh and `swift build -c release`):
+  Benchmarks/work/peers-venv/bin/python Benchmarks/matrix_bench.py --pbf ../shared/data/porto.osm.pbf \
+      --sizes 100,1000 --algorithms ch --out Benchmarks/results/matrix-porto.json
+  ... --pbf Benchmarks/work/tiled/milan-5x5.osm.pbf --sizes 100,5000 --algorithms ch,mld --isochrone \
+      --out Benchmarks/results/matrix-milan-5x5.json
+
+For each size N it takes the first N points of `Tools/make_pairs.py PBF 5000 1` (both ends of each pair, in order),
+then times, REPS times each (median reported):
+  navgraph  the whole process `navgraph matrix GRAPH points.csv --output m.json` (load, snap, compute, write JSON),
+            with durations only and with durations and distances;
+  OSRM      one `GET /table/v1/driving/{N points}?annotations=...` to osrm-routed (-t 2, loopback, keep-alive),
+            client-side wall time until the whole response is read, for each algorithm in --algorithms.
+The cells both engines answer are compared (median and p95 of |navgraph − OSRM| / OSRM duration; the profiles
+differ, so this is a sanity check, not an exactness test). With --isochrone it also times the whole process
+`navgraph isochrone GRAPH LAT,LON --minutes 5,10,15` from the first point. Every subprocess and request is bounded
+in time; osrm-routed listens on 127.0.0.1 only and is stopped at the end.
+"""
+import argparse
+import http.client
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "peers"))
+import peerlib  # noqa: E402
+
+REPO = peerlib.REPO
+WORK = peerlib.WORK / "matrix"
+
+
+def osrm_pkg():
+    try:
+        import osrm  # noqa: F401
+        return Path(osrm.__file__).resolve().parent
+    except ImportError:
+        sys.exit("matrix_bench: run with the peers venv python (Tools/setup_peers.sh)")
+
+
+def run_timed(cmd, timeout):
+    start = time.monotonic()
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {proc.stderr[-2000:]}")
+    return wall, proc.stderr
+
+
+def prepare_osrm(pkg, pbf, name, algos, logf):
+    base_dir = WORK / name / "osrm"
+    steps = {}
+    if not (base_dir / "done-extract").exists():
+        shutil.rmtree(base_dir, ignore_errors=True)
+        base_dir.mkdir(parents=True)
+        (base_dir / f"{name}.osm.pbf").symlink_to(pbf)
+        steps["extract"] = peerlib.timed_step("extract", [pkg / "bin" / "osrm-extract", "-p", pkg / "share" / "profiles" / "car.lua",
+                                                          f"{name}.osm.pbf"], base_dir, logf)
+        (base_dir / "done-extract").write_text("ok")
+    for algo in algos:
+        d = base_dir / algo
+        if (d / "done").exists():
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir()
+        for f in base_dir.glob(f"{name}.osrm*"):
+            shutil.copy(f, d / f.name)
+        base = f"{name}.osrm"
+        if algo == "ch":
+            steps["contract"] = peerlib.timed_step("contract", [pkg / "bin" / "osrm-contract", base], d, logf)
+        else:
+            steps["partition"] = peerlib.timed_step("partition", [pkg / "bin" / "osrm-partition", base], d, logf)
+            steps["customize"] = peerlib.timed_step("customize", [pkg / "bin" / "osrm-customize", base], d, logf)
+        (d / "done").write_text("ok")
+    return base_dir, steps
+
+
+def osrm_table(port, points, annotations, timeout):
+    coords = ";".join(f"{lon:.6f},{lat:.6f}" for lon, lat in points)
+    path = f"/table/v1/driving/{coords}?annotations={annotations}"
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    start = time.monotonic()
+    conn.request("GET", path)
+    response = conn.getresponse()
+    body = response.read()
+    wall = time.monotonic() - start
+    conn.close()
+    if response.status != 200:
+        raise RuntimeError(f"OSRM table: HTTP {response.status}: {body[:300]!r}")
+    return wall, json.loads(body)
+
+
+def compare(ours, theirs):
+    diffs, both, only_ours, only_theirs = [], 0, 0, 0
+    for row_a, row_b in zip(ours, theirs):
+        for a, b in zip(row_a, row_b):
+            if a is not None and b is not None:
+                both += 1
+                if b > 60:
+                    diffs.append(abs(a - b) / b)
+            elif a is not None:
+                only_ours += 1
+            elif b is not None:
+                only_theirs += 1
+    diffs.sort()
+    pick = (lambda p: round(diffs[min(len(diffs) - 1, int(p * len(diffs)))], 4)) if diffs else (lambda p: None)
+    return {"cells_both": both, "only_navgraph": only_ours, "only_osrm": only_theirs,
+            "duration_rel_diff_p50": pick(0.5), "duration_rel_diff_p95": pick(0.95)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pbf", required=True)
+    ap.add_argument("--sizes", default="100,1000")
+    ap.add_argument("--algorithms", default="ch")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--isochrone", action="store_true")
+    ap.add_argument("--navgraph", default=str(REPO / ".build" / "release" / "navgraph"))
+    ap.add_argument("--timeout", type=int, default=1800, help="seconds per step or request")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+    peerlib.exit_on_sigterm()
+    pkg = osrm_pkg()
+    pbf = Path(args.pbf).resolve()
+    name = pbf.name.removesuffix(".osm.pbf")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    algos = [a.strip() for a in args.algorithms.split(",") if a.strip()]
+    work = WORK / name
+    work.mkdir(parents=True, exist_ok=True)
+    logf = work / "build.log"
+    result = {"pbf": str(pbf), "machine": peerlib.machine_info(), "steps": {}, "runs": [],
+              "osrm_version": subprocess.run([pkg / "bin" / "osrm-routed", "--version"], capture_output=True, text=True).stdout.strip()}
+
+    graph = work / f"{name}.navgraph"
+    if not graph.exists():
+        result["steps"]["navgraph_import"] = peerlib.timed_step("import", [args.navgraph, "import", pbf, "-o", graph, "--quiet"], work, logf)
+    osrm_dir, steps = prepare_osrm(pkg, pbf, name, algos, logf)
+    result["steps"].update(steps)
+
+    pairs_file = work / "pairs.csv"
+    if not pairs_file.exists():
+        with open(pairs_file, "w") as f:
+            subprocess.run([sys.executable, REPO / "Tools" / "make_pairs.py", pbf, str(max(sizes)), "1"], stdout=f, check=True,
+                           timeout=args.timeout)
+    points = []
+    for lon1, lat1, lon2, lat2 in peerlib.read_pairs(pairs_file):
+        points += [(lon1, lat1), (lon2, lat2)]
+
+    navgraph_tables = {}
+    for n in sizes:
+        pts = points[:n]
+        pts_file = work / f"points-{n}.csv"
+        pts_file.write_text("lon,lat\n" + "".join(f"{lon:.6f},{lat:.6f}\n" for lon, lat in pts))
+        for annotations in ("duration", "duration,distance"):
+            out = work / f"navgraph-{n}.json"
+            walls, stderr = [], ""
+            for _ in range(args.reps):
+                wall, stderr = run_timed([args.navgraph, "matrix", graph, pts_file, "--output", out, "--annotations", annotations,
+                                          "--skip-unsnappable"], args.timeout)
+                walls.append(wall)
+            peerlib.log(f"[navgraph] {n}x{n} {annotations}: median {statistics.median(walls):.3f} s; {stderr.strip()}")
+            result["runs"].append({"engine": "navgraph", "size": n, "annotations": annotations, "wall_s": walls,
+                                   "median_s": round(statistics.median(walls), 4), "stderr": stderr.strip().splitlines()})
+            if annotations == "duration":
+                navgraph_tables[n] = json.loads(out.read_text())["durations"]
+            out.unlink()
+
+    for algo in algos:
+        port = peerlib.free_port()
+        cmd = [pkg / "bin" / "osrm-routed", "-i", "127.0.0.1", "-p", port, "-a", algo.upper(), "-t", "2",
+               "--max-table-size", max(sizes) + 1, f"{name}.osrm"]
+
+        def probe(conn):
+            conn.request("GET", f"/table/v1/driving/{points[0][0]},{points[0][1]};{points[1][0]},{points[1][1]}")
+            return conn.getresponse().status in (200, 400)
+
+        with peerlib.Server(cmd, osrm_dir / algo, osrm_dir / algo / "routed.log", port) as server:
+            server.wait_ready(probe)
+            for n in sizes:
+                for annotations in ("duration", "duration,distance"):
+                    osrm_table(port, points[:min(n, 50)], annotations, args.timeout)   # warm-up
+                    walls, table = [], None
+                    for _ in range(args.reps):
+                        wall, table = osrm_table(port, points[:n], annotations, args.timeout)
+                        walls.append(wall)
+                    run = {"engine": f"osrm-{algo}", "size": n, "annotations": annotations, "wall_s": walls,
+                           "median_s": round(statistics.median(walls), 4)}
+                    if annotations == "duration":
+                        run["agreement"] = compare(navgraph_tables[n], table["durations"])
+                    peerlib.log(f"[osrm-{algo}] {n}x{n} {annotations}: median {run['median_s']:.3f} s {run.get('agreement', '')}")
+                    result["runs"].append(run)
+            result["steps"][f"routed_{algo}_peak_rss_kb"] = server.peak_rss_kb()
+
+    if args.isochrone:
+        lon, lat = points[0]
+        walls, stderr = [], ""
+        out = work / "iso.geojson"
+        for _ in range(args.reps):
+            wall, stderr = run_timed([args.navgraph, "isochrone", graph, f"{lat},{lon}", "--minutes", "5,10,15", "--output", out], args.timeout)
+            walls.append(wall)
+        peerlib.log(f"[navgraph] isochrone 5,10,15: median {statistics.median(walls):.3f} s; {stderr.strip()}")
+        result["runs"].append({"engine": "navgraph", "isochrone": "5,10,15", "wall_s": walls,
+                               "median_s": round(statistics.median(walls), 4), "stderr": stderr.strip().splitlines()})
+
+    ratios = {}
+    for run in result["runs"]:
+        if run["engine"].startswith("osrm"):
+            ours = next(r for r in result["runs"] if r["engine"] == "navgraph" and r.get("size") == run["size"]
+                        and r.get("annotations") == run["annotations"])
+            ratios[f"{run['size']}x{run['size']} {run['annotations']} vs {run['engine']}"] = round(ours["median_s"] / run["median_s"], 3)
+    result["ratios_navgraph_over_osrm"] = ratios
+    peerlib.log(json.dumps(ratios, indent=1))
+    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

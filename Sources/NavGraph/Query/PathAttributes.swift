@@ -1,0 +1,137 @@
+/// What a many-to-many query carries along each chosen fastest path besides its cost.
+public struct PathAttributeSet: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Metres driven.
+    public static let distance = PathAttributeSet(rawValue: 1)
+    /// Exact seconds of the segments driven (unrounded, without avoid penalties), as legs report them.
+    public static let duration = PathAttributeSet(rawValue: 2)
+}
+
+/// Metres and exact milliseconds of routing nodes and of hierarchy arcs along their unpacked paths, for one metric.
+///
+/// Each value is summed the way `buildLeg` sums a leg's annotations, so a path's attributes equal the leg's
+/// distance and duration (up to the order of floating-point additions). Immutable once built: safe to share
+/// between threads.
+final class PathAttributes: @unchecked Sendable {
+    /// Number of attributes carried (1 or 2) and which: slot 0 is distance if present, else duration.
+    let kinds: PathAttributeSet
+    let width: Int
+    /// Value of driving each routing node's whole directed edge, `width` values per node.
+    let node: ContiguousArray<Double>
+    /// Value of each CCH arc's unpacked path upward (low to high) and downward, `width` values per arc.
+    let up: ContiguousArray<Double>
+    let down: ContiguousArray<Double>
+    private let graph: RoutingGraph
+    private let traffic: TrafficOverlay?
+
+    init(graph: RoutingGraph, metric: RoutingMetric, kinds: PathAttributeSet) {
+        self.graph = graph
+        self.kinds = kinds
+        traffic = metric.traffic
+        let width = kinds.contains(.distance) && kinds.contains(.duration) ? 2 : 1
+        self.width = width
+        let cch = graph.cch
+        var node = ContiguousArray<Double>(repeating: 0, count: max(1, cch.nodeCount * width))
+        let traffic = metric.traffic
+        let nodeCount = cch.nodeCount
+        node.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedBuffer(buffer)
+            let workers = Parallel.workerCount
+            Parallel.run(workers) { worker in
+                var index = worker
+                while index < nodeCount {
+                    let d = Int(graph.routingEdge[index])
+                    let (metres, milliseconds) = PathAttributes.piece(graph, directedEdge: d, from: 0, to: graph.edgeLength[d >> 1], traffic: traffic)
+                    PathAttributes.store(metres, milliseconds, kinds: kinds, into: shared.pointer, at: index * width)
+                    index += workers
+                }
+            }
+        }
+        self.node = node
+        var up = ContiguousArray<Double>(repeating: 0, count: max(1, cch.arcCount * width))
+        var down = up
+        let forwardVia = metric.hierarchy.forwardVia, backwardVia = metric.hierarchy.backwardVia
+        // Arcs are grouped by their lower end in increasing rank; a shortcut's halves start at its (lower) middle node.
+        for low in 0..<nodeCount {
+            for arc in Int(cch.firstUp[low])..<Int(cch.firstUp[low + 1]) {
+                let high = Int(cch.upHead[arc])
+                let upMiddle = Int(forwardVia[arc]), downMiddle = Int(backwardVia[arc])
+                var upLow = -1, upHigh = -1, downLow = -1, downHigh = -1
+                if upMiddle >= 0 { upLow = cch.arc(from: upMiddle, to: low) ?? -1; upHigh = cch.arc(from: upMiddle, to: high) ?? -1 }
+                if downMiddle >= 0 { downLow = cch.arc(from: downMiddle, to: low) ?? -1; downHigh = cch.arc(from: downMiddle, to: high) ?? -1 }
+                for slot in 0..<width {
+                    // low -> middle (down) then middle -> high (up); high -> middle (down) then middle -> low (up).
+                    up[arc * width + slot] = upMiddle < 0 || upLow < 0 || upHigh < 0 ? node[high * width + slot]
+                        : down[upLow * width + slot] + up[upHigh * width + slot]
+                    down[arc * width + slot] = downMiddle < 0 || downLow < 0 || downHigh < 0 ? node[low * width + slot]
+                        : down[downHigh * width + slot] + up[downLow * width + slot]
+                }
+            }
+        }
+        self.up = up
+        self.down = down
+    }
+
+    @inline(__always)
+    static func store(_ metres: Double, _ milliseconds: Double, kinds: PathAttributeSet, into buffer: UnsafeMutablePointer<Double>, at offset: Int) {
+        if kinds.contains(.distance) {
+            buffer[offset] = metres
+            if kinds.contains(.duration) { buffer[offset + 1] = milliseconds }
+        } else {
+            buffer[offset] = milliseconds
+        }
+    }
+
+    /// Attributes of driving directed edge d from `from` to `to` metres along it, into `values` (`width` slots).
+    func piece(directedEdge d: Int, from: Double, to: Double, into values: inout (Double, Double)) {
+        let (metres, milliseconds) = PathAttributes.piece(graph, directedEdge: d, from: from, to: to, traffic: traffic)
+        if kinds.contains(.distance) {
+            values = (metres, kinds.contains(.duration) ? milliseconds : 0)
+        } else {
+            values = (milliseconds, 0)
+        }
+    }
+
+    /// Metres and milliseconds of directed edge d between `from` and `to` metres, with `buildLeg`'s arithmetic
+    /// (segments as `EdgeCostModel.segments` makes them, without allocating).
+    static func piece(_ graph: RoutingGraph, directedEdge d: Int, from: Double, to: Double, traffic: TrafficOverlay?) -> (Double, Double) {
+        let edge = d >> 1, forward = d & 1 == 0
+        let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+        let total = graph.edgeLength[edge]
+        let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
+        var travelled = 0.0, metres = 0.0, milliseconds = 0.0
+        for step in 0..<max(0, last - first) {
+            let start = forward ? first + step : last - step
+            let end = forward ? start + 1 : start - 1
+            let length = Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
+            let typical = total > 0 ? edgeTime * length / total : edgeTime / Double(last - first)
+            var current = typical
+            if let traffic, let factor = traffic.factor(key: TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)) {
+                current = typical * factor
+            }
+            let pieceStart = max(from, travelled), pieceEnd = min(to, travelled + length)
+            if pieceEnd > pieceStart {
+                let share = (pieceEnd - pieceStart) / length
+                metres += pieceEnd - pieceStart
+                milliseconds += current * share
+            }
+            travelled += length
+        }
+        return (metres, milliseconds)
+    }
+
+    /// Attributes of a whole leg given as routing nodes from source to target, as `buildLeg` sums them.
+    func path(_ nodes: [Int], source: Snap, target: Snap, planner: RoutePlanner) -> (Double, Double) {
+        var total = (0.0, 0.0)
+        for (index, node) in nodes.enumerated() {
+            let d = Int(graph.routingEdge[node])
+            let from = index == 0 ? planner.position(of: source, onDirectedEdge: d) : 0
+            let to = index == nodes.count - 1 ? planner.position(of: target, onDirectedEdge: d) : graph.edgeLength[d >> 1]
+            var values = (0.0, 0.0)
+            piece(directedEdge: d, from: from, to: to, into: &values)
+            total.0 += values.0; total.1 += values.1
+        }
+        return total
+    }
+}

@@ -1,0 +1,97 @@
+/// A start of an upward search: a routing node, its initial cost (ms) and its initial path attributes.
+struct SearchStart: Sendable {
+    var node: Int
+    var cost: UInt32
+    var values: (Double, Double) = (0, 0)
+}
+
+/// Reusable state of one elimination-tree upward search that carries path attributes along the chosen arcs.
+///
+/// Lifetime and threads: one instance per worker thread, reused for every search of a many-to-many query or
+/// isochrone; never shared between threads while searching. After the first searches no search allocates.
+/// The search relaxes ancestors in increasing rank with a strict `<`, exactly as `CCHSearch` does, so labels,
+/// the chosen predecessors and hence the carried attributes are those of the paths legs take.
+final class UpwardSearch {
+    private let cch: CCHView
+    /// Cost to reach each node (UInt32.max where not reached), valid for `nodes` after `run`.
+    let label: UnsafeMutableBufferPointer<UInt32>
+    /// Attributes of the chosen path to each node, `width` values per node.
+    let values: UnsafeMutableBufferPointer<Double>
+    let width: Int
+    private let marked: UnsafeMutableBufferPointer<Bool>
+    /// Ancestors of the last search's starts, in increasing rank.
+    private(set) var nodes = ContiguousArray<Int32>()
+
+    init(graph: RoutingGraph, width: Int) {
+        cch = graph.cch
+        self.width = width
+        let count = max(1, cch.nodeCount)
+        label = .allocate(capacity: count); label.initialize(repeating: UInt32.max)
+        values = .allocate(capacity: max(1, count * width)); values.initialize(repeating: 0)
+        marked = .allocate(capacity: count); marked.initialize(repeating: false)
+    }
+
+    deinit {
+        label.deallocate(); values.deallocate(); marked.deallocate()
+    }
+
+    /// Clears the labels of the previous search.
+    func reset() {
+        for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false }
+        nodes.removeAll(keepingCapacity: true)
+    }
+
+    /// Upward search from `starts` over `weights` (the hierarchy's forward weights for a forward search,
+    /// backward weights for a backward one), adding `arcValues` (`PathAttributes.up` or `.down`) along chosen arcs.
+    func run(_ starts: ArraySlice<SearchStart>, weights: UnsafeBufferPointer<UInt32>, arcValues: ContiguousArray<Double>?) {
+        reset()
+        let parent = cch.parent
+        for start in starts {
+            var node = start.node
+            while node >= 0 && !marked[node] {
+                marked[node] = true
+                nodes.append(Int32(node))
+                node = Int(parent[node])
+            }
+        }
+        if starts.count > 1 { nodes.sort() }
+        for start in starts where start.cost < label[start.node] {
+            label[start.node] = start.cost
+            if width > 0 { values[start.node * width] = start.values.0 }
+            if width > 1 { values[start.node * width + 1] = start.values.1 }
+        }
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        if let arcValues, width > 0 {
+            arcValues.withUnsafeBufferPointer { arcValue in
+                for node32 in nodes {
+                    let node = Int(node32)
+                    let base = label[node]
+                    if base >= CCHMetric.infinity { continue }
+                    for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                        let weight = weights[arc]
+                        if weight >= CCHMetric.infinity { continue }
+                        let head = Int(upHead[arc])
+                        let candidate = base &+ weight
+                        if candidate < label[head] {
+                            label[head] = candidate
+                            for slot in 0..<width { values[head * width + slot] = values[node * width + slot] + arcValue[arc * width + slot] }
+                        }
+                    }
+                }
+            }
+        } else {
+            for node32 in nodes {
+                let node = Int(node32)
+                let base = label[node]
+                if base >= CCHMetric.infinity { continue }
+                for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                    let weight = weights[arc]
+                    if weight >= CCHMetric.infinity { continue }
+                    let head = Int(upHead[arc])
+                    let candidate = base &+ weight
+                    if candidate < label[head] { label[head] = candidate }
+                }
+            }
+        }
+    }
+}

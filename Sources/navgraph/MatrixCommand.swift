@@ -1,0 +1,96 @@
+import Foundation
+import NavGraph
+
+/// `navgraph matrix`: travel times (and distances) between every source and every destination, in the shape
+/// of OSRM's table response (JSON) or long-form CSV.
+enum MatrixCommand {
+    static let spec = CommandSpec(
+        name: "matrix",
+        synopsis: ["REGION.navgraph sources.csv [--destinations targets.csv] [-o m.json|m.csv] [options]"],
+        summary: "Travel times and distances from every source to every destination (CCH many-to-many on all cores); points are lon,lat lines.",
+        options: [
+            OptionSpec(name: "destinations", kind: .value, placeholder: "FILE", help: "destination points (default: the sources)"),
+            OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE",
+                       help: "write OSRM-table JSON, or long CSV (source,destination,duration_s,distance_m) for a .csv name; default stdout"),
+            OptionSpec(name: "annotations", kind: .list, placeholder: "duration,distance", help: "what the cells hold", defaultValue: "duration",
+                       check: .choice(["duration", "distance"])),
+        ] + RouteCommand.metricOptions + [
+            OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
+                       check: .positiveNumber),
+            OptionSpec(name: "skip-unsnappable", kind: .flag, help: "leave points far from any road as null rows/columns instead of failing"),
+            OptionSpec(name: "quiet", kind: .flag, help: "no progress and timings on stderr"),
+        ],
+        run: run)
+
+    static func run(_ arguments: Arguments) throws {
+        guard arguments.positionals.count == 2 else {
+            throw NavGraphError("matrix needs a graph file and a points file (got \(arguments.positionals.count) arguments)")
+        }
+        let graphPath = arguments.positionals[0], sourcesPath = arguments.positionals[1]
+        let annotations = try parseAnnotations(arguments.options["annotations"] ?? "duration")
+        let output = arguments.options["output"]
+        let asCSV = output?.lowercased().hasSuffix(".csv") ?? false
+        let quiet = arguments.flags.contains("quiet")
+        func log(_ text: String) { if !quiet { FileHandle.standardError.write(Data("matrix: \(text)\n".utf8)) } }
+        var options = try RouteCommand.routeOptions(arguments)
+        options.alternatives = 0
+        // Read every input before the (slower) graph so that bad input fails fast.
+        let clock = ContinuousClock()
+        let started = clock.now
+        let sourcePoints = try CoordinateCSV.readPoints(path: sourcesPath)
+        let destinationPath = arguments.options["destinations"]
+        let destinationPoints = try destinationPath.map(CoordinateCSV.readPoints(path:))
+        let departure = try arguments.options["depart"].map(parseDeparture)
+        let graph = try RoutingGraph(path: graphPath)
+        let router = Router(graph: graph)
+        if let trafficPath = arguments.options["traffic"] {
+            let table = try TrafficFile.load(path: trafficPath, graph: graph)
+            options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
+        }
+        let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+        let loaded = clock.now
+        let skip = arguments.flags.contains("skip-unsnappable")
+        func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [Snap?] {
+            try points.enumerated().map { index, point in
+                do {
+                    return try router.snap(point.coordinate, index: index, options: options, metric: metric)
+                } catch let error as NavGraphError {
+                    if skip { return nil }
+                    let reason = error.message.replacingOccurrences(of: "waypoint \(index + 1) ", with: "point ")
+                    throw NavGraphError("\(path) line \(point.lineNumber): \(reason)", code: error.code)
+                }
+            }
+        }
+        let sources = try snapAll(sourcePoints, path: sourcesPath)
+        let destinations = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") } ?? sources
+        let skipped = sources.filter { $0 == nil }.count + (destinationPoints == nil ? 0 : destinations.filter { $0 == nil }.count)
+        let snapped = clock.now
+        var carried: PathAttributeSet = []
+        if annotations.contains("distance") { carried.insert(.distance) }
+        let penalised = !options.avoid.isEmpty && options.avoidMode == .prefer
+        if annotations.contains("duration") && (options.traffic != nil || penalised) { carried.insert(.duration) }
+        let engine = BucketManyToMany(router: router, metric: metric, attributes: carried)
+        let matrix = engine.compute(sources: sources, destinations: destinations)
+        let computed = clock.now
+        let data = asCSV ? MatrixOutput.csv(matrix, annotations: annotations)
+            : MatrixOutput.json(matrix, sources: sources, destinations: destinations, graph: graph, annotations: annotations)
+        if let output {
+            try writeAtomically(data, to: output)
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+        let written = clock.now
+        func ms(_ duration: Duration) -> String { String(format: "%.0f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000) }
+        log("\(matrix.sourceCount) x \(matrix.destinationCount) with \(matrix.algorithm)\(skipped > 0 ? ", \(skipped) unsnappable point(s) left null" : "")")
+        log("read + load \(ms(loaded - started)), snap \(ms(snapped - loaded)), compute \(ms(computed - snapped)), write \(ms(written - computed))")
+    }
+
+    static func parseAnnotations(_ text: String) throws -> Set<String> {
+        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.isEmpty else { throw NavGraphError("--annotations: '\(text)' names nothing (use duration, distance or both)") }
+        for name in names where name != "duration" && name != "distance" {
+            throw NavGraphError("--annotations: '\(name)' is not duration or distance")
+        }
+        return Set(names)
+    }
+}
