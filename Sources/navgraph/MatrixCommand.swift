@@ -37,9 +37,14 @@ enum MatrixCommand {
         // Read every input before the (slower) graph so that bad input fails fast.
         let clock = ContinuousClock()
         let started = clock.now
-        let sourcePoints = try CoordinateCSV.readPoints(path: sourcesPath)
+        func readPoints(_ path: String) throws -> [CoordinateCSV.Point] {
+            let points = try CoordinateCSV.readPoints(path: path)
+            guard !points.isEmpty else { throw NavGraphError("\(path): no points (expected one lon,lat per line)") }
+            return points
+        }
+        let sourcePoints = try readPoints(sourcesPath)
         let destinationPath = arguments.options["destinations"]
-        let destinationPoints = try destinationPath.map(CoordinateCSV.readPoints(path:))
+        let destinationPoints = try destinationPath.map(readPoints)
         let departure = try arguments.options["depart"].map(parseDeparture)
         let graph = try RoutingGraph(path: graphPath)
         let router = Router(graph: graph)
@@ -57,7 +62,7 @@ enum MatrixCommand {
                 } catch let error as NavGraphError {
                     if skip { return nil }
                     let reason = error.message.replacingOccurrences(of: "waypoint \(index + 1) ", with: "point ")
-                    throw NavGraphError("\(path) line \(point.lineNumber): \(reason)", code: error.code)
+                    throw NavGraphError("\(path):\(point.lineNumber): \(reason)", code: error.code)
                 }
             }
         }

@@ -93,10 +93,10 @@ import Testing
         let output = Fixtures.workDirectory.appendingPathComponent("bad-matrix.json").path
         try expectFailure(["matrix", graph, try write("", "empty.csv")], mentions: ["empty.csv", "no points"], output: output)
         try expectFailure(["matrix", graph, try write("lon,lat\r\n7.42,43.73\r\n7.42;43.74\r\n", "semicolon.csv")],
-                          mentions: ["semicolon.csv line 3", "'7.42;43.74'", "lon,lat"], output: output)
-        try expectFailure(["matrix", graph, try write("7.42,43.73\n7.42,95\n", "range.csv")], mentions: ["range.csv line 2", "out of range"], output: output)
+                          mentions: ["semicolon.csv:3", "'7.42;43.74'", "lon,lat"], output: output)
+        try expectFailure(["matrix", graph, try write("7.42,43.73\n7.42,95\n", "range.csv")], mentions: ["range.csv:2", "not a valid coordinate"], output: output)
         let far = try write("7.4246,43.7384\n7.6,43.9\n", "far.csv")
-        try expectFailure(["matrix", graph, far], mentions: ["far.csv line 2", "from the nearest road"], output: output)
+        try expectFailure(["matrix", graph, far], mentions: ["far.csv:2", "from the nearest road"], output: output)
         try expectFailure(["matrix", graph, far, "--annotations", "duration,speed"], mentions: ["speed"], output: output)
         try expectFailure(["matrix", graph, far, "--destinations", "/nonexistent/points.csv"], mentions: ["/nonexistent/points.csv"], output: output)
         // With --skip-unsnappable the far point's row and column are null.

@@ -24,13 +24,12 @@ public enum CoordinateCSV {
         try readPoints(path: path).map(\.coordinate)
     }
 
-    /// The points of a `lon,lat` file with their lines; an empty file (no point at all) is an error.
+    /// The points of a `lon,lat` file with their lines (none for a file of only headers, comments and blank lines).
     public static func readPoints(path: String) throws -> [Point] {
         var points: [Point] = []
         try read(path: path, what: "points file", columns: 2) { values, line in
             points.append(Point(coordinate: values[0], lineNumber: line))
         }
-        guard !points.isEmpty else { throw NavGraphError("\(path): no points (expected one lon,lat per line)", code: .invalidInput) }
         return points
     }
 
