@@ -11,7 +11,7 @@ struct SpokenDistance: Equatable {
     static let metresPerFoot = 0.3048
 
     init(meters: Double, units: DistanceUnits, book: Phrasebook) {
-        let meters = max(0, meters.isFinite ? meters : 0)
+        let meters = min(max(0, meters.isFinite ? meters : 0), 1e9)
         switch units {
         case .metric: self = Self.metric(meters, book)
         case .imperial: self = Self.imperial(meters, book)

@@ -42,6 +42,7 @@ extension PhrasebookNarrator {
             return min(rounded <= length ? rounded : target, length)
         }
 
+        let addresses = steps[index...min(index + 2, steps.count - 1)].map { $0.name.trimmingCharacters(in: .whitespaces) }
         let near = clamp(Self.nearTiming), early = clamp(Self.earlyTiming), at = min(clamp(Self.atTiming), length)
         let gap = max(50, 0.3 * near)
         var planned: [(distance: Double, text: String)] = []
@@ -73,7 +74,8 @@ extension PhrasebookNarrator {
             let d = min(max(0, distance), length)
             if let last = result.last, d > last.distanceAlongGeometry - Self.minimumSeparation { continue }
             let sentence = PhrasebookNarrator.capitalized(text)
-            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence, ssmlAnnouncement: SSML.announcement(sentence)))
+            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence,
+                                           ssmlAnnouncement: SSML.announcement(sentence, addresses: addresses)))
         }
         return result
     }
