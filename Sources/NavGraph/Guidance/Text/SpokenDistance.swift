@@ -52,7 +52,7 @@ struct SpokenDistance: Equatable {
     }
 
     private static func fill(_ template: String?, count: String) -> String {
-        (template ?? "{count}").replacingOccurrences(of: "{count}", with: count)
+        PhrasebookNarrator.fill(template ?? "{count}", ["count": count])
     }
 
     /// `value` with the phrasebook's separators: "1,000" / "1.000", "1.5" / "1,5".
