@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 import NavGraph
 
@@ -93,7 +96,8 @@ import NavGraph
         let voice = try PhrasebookNarrator(locale: "en", units: .metric).voiceInstructions(steps: steps, index: 0)
         let last = try #require(voice.last)
         #expect(last.announcement == "Turn left onto Rue <A> & \"B\"")
-        #expect(last.ssmlAnnouncement == "<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">Turn left onto Rue &lt;A&gt; &amp; &quot;B&quot;</prosody></amazon:effect></speak>")
+        #expect(last.ssmlAnnouncement == "<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">Turn left onto "
+                + "<say-as interpret-as=\"address\">Rue &lt;A&gt; &amp; &quot;B&quot;</say-as></prosody></amazon:effect></speak>")
         let decoded = try F.jsonObject(last.jsonData())
         #expect(Set(decoded.keys) == ["distanceAlongGeometry", "announcement", "ssmlAnnouncement"])
         #expect(decoded["ssmlAnnouncement"] as? String == last.ssmlAnnouncement)
@@ -168,5 +172,34 @@ import NavGraph
                 #expect(banner.primary.drivingSide == side)
             }
         }
+    }
+}
+
+/// Street names in SSML are marked as addresses only where they stand as words, never inside markup.
+@Suite struct GuidanceSSMLTests {
+    typealias F = GuidanceTextFixtures
+
+    @Test func namesThatLookLikeMarkupAreNotMarked() throws {
+        for name in ["amp", "address", "speak", "quot"] {
+            let steps = F.route(F.step(.turn, .left, name: "Rue & \(name)"))
+            let voice = try PhrasebookNarrator(locale: "en", units: .metric).voiceInstructions(steps: steps, index: 0)
+            for v in voice {
+                let text = TextCollector()
+                let parser = XMLParser(data: Data(v.ssmlAnnouncement.utf8))
+                parser.delegate = text
+                #expect(parser.parse(), "\(name): \(v.ssmlAnnouncement) \(parser.parserError.map { "\($0)" } ?? "")")
+                #expect(text.text == v.announcement, "\(name): \(v.ssmlAnnouncement)")
+                #expect(text.elements.filter { $0 == "say-as" }.count == 1, "\(name): \(v.ssmlAnnouncement)")
+            }
+        }
+    }
+
+    /// The character data and element names of a parsed document.
+    final class TextCollector: NSObject, XMLParserDelegate {
+        var text = ""
+        var elements: [String] = []
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                    attributes: [String: String] = [:]) { elements.append(name) }
     }
 }

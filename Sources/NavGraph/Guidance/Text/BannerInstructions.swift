@@ -42,13 +42,13 @@ extension PhrasebookNarrator {
         let step = steps[index]
         let m = step.maneuver
         var components: [BannerComponent] = []
-        let exitNumber = step.exits.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let exitNumber = TextPieces.list(step.exits).first ?? ""
         if !exitNumber.isEmpty && m.type != .roundabout && m.type != .rotary {
             components.append(BannerComponent(type: "exit", text: book.phrases["exit"] ?? "Exit"))
             components.append(BannerComponent(type: "exit-number", text: exitNumber))
         }
         let refs = refList(step)
-        let name = step.name.trimmingCharacters(in: .whitespaces)
+        let name = TextPieces.trimmed(step.name)
         var roadParts: [BannerComponent] = refs.map { BannerComponent(type: "icon", text: $0) }
         if !name.isEmpty && !refs.contains(name) { roadParts.append(BannerComponent(type: "text", text: name)) }
         if roadParts.isEmpty && m.type != .arrive, let destination = destinationList(step).first {
@@ -71,7 +71,7 @@ extension PhrasebookNarrator {
     /// The `secondary` row: the destinations, when the primary row already names the road.
     func secondaryContent(_ step: GuidanceStep) -> BannerContent? {
         let destinations = destinationList(step)
-        let hasRoad = !step.name.trimmingCharacters(in: .whitespaces).isEmpty || !refList(step).isEmpty
+        let hasRoad = !TextPieces.trimmed(step.name).isEmpty || !refList(step).isEmpty
         guard hasRoad, !destinations.isEmpty, step.maneuver.type != .arrive else { return nil }
         var components: [BannerComponent] = []
         for (i, d) in destinations.enumerated() {
@@ -113,7 +113,7 @@ extension PhrasebookNarrator {
     }
 
     func destinationList(_ step: GuidanceStep) -> [String] {
-        step.destinations.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        TextPieces.list(step.destinations)
     }
 
     /// For roundabout maneuvers: the angle the roundabout is left at, 180 = straight on, measured the way the

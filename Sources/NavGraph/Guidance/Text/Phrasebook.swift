@@ -114,18 +114,19 @@ public struct Phrasebook: Sendable {
     // MARK: Loading
 
     /// The folder the phrasebooks are read from in this process, nil when none is found.
-    public static var directory: String? { PhrasebookLocation.directory().url?.path }
+    public static var directory: String? { PhrasebookLocation.found.url?.path }
 
     /// The phrasebook for a BCP-47 tag: the full tag, then its language, then English. Case-insensitive, "_"
     /// accepted for "-". Throws only when no phrasebook can be read or the chosen file is malformed.
     public static func load(locale requested: String) throws -> Phrasebook {
-        let (directory, searched) = PhrasebookLocation.directory()
+        if let cached = cache.get("request:" + requested) { return cached }
+        let (directory, searched) = PhrasebookLocation.found
         guard let directory else {
             throw NavGraphError("phrasebook directory not found; looked in \(searched.joined(separator: ", ")) "
                                 + "(set \(PhrasebookLocation.environmentVariable) to the folder holding en.json)", code: .badFile)
         }
         let tag = resolve(locale: requested) { FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0).json").path) }
-        if let cached = cache.get(tag) { return cached }
+        if let cached = cache.get(tag) { cache.set("request:" + requested, cached); return cached }
         let file = directory.appendingPathComponent("\(tag).json")
         let data: Data
         do { data = try Data(contentsOf: file) } catch {
@@ -133,6 +134,7 @@ public struct Phrasebook: Sendable {
         }
         let book = try Phrasebook(json: data, locale: tag, source: file.path)
         cache.set(tag, book)
+        cache.set("request:" + requested, book)
         return book
     }
 
@@ -151,10 +153,15 @@ public struct Phrasebook: Sendable {
     private static let cache = PhrasebookCache()
 }
 
-/// Loaded phrasebooks by tag, shared by all narrators of the process.
+/// Loaded phrasebooks by file tag and by requested tag, shared by all narrators of the process. Bounded, so that
+/// a server fed arbitrary locale strings does not grow it without end (requests past the bound resolve again).
 private final class PhrasebookCache: @unchecked Sendable {
     private let lock = NSLock()
     private var books: [String: Phrasebook] = [:]
-    func get(_ tag: String) -> Phrasebook? { lock.lock(); defer { lock.unlock() }; return books[tag] }
-    func set(_ tag: String, _ book: Phrasebook) { lock.lock(); books[tag] = book; lock.unlock() }
+    private let capacity = 256
+    func get(_ key: String) -> Phrasebook? { lock.lock(); defer { lock.unlock() }; return books[key] }
+    func set(_ key: String, _ book: Phrasebook) {
+        lock.lock(); defer { lock.unlock() }
+        if books.count < capacity || books[key] != nil { books[key] = book }
+    }
 }

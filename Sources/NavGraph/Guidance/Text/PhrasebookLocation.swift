@@ -11,6 +11,9 @@ enum PhrasebookLocation {
     static let environmentVariable = "NAVGRAPH_PHRASEBOOK_DIR"
     static let bundleName = "navgraph_NavGraph"
 
+    /// `directory()` as found once per process.
+    static let found: (url: URL?, searched: [String]) = directory()
+
     /// The first candidate directory that holds `en.json`, or nil; `searched` lists every place tried.
     static func directory() -> (url: URL?, searched: [String]) {
         let candidates = candidateDirectories()

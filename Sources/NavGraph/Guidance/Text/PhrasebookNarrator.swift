@@ -34,7 +34,7 @@ public struct PhrasebookNarrator: StepNarrator {
         if step.mode == .ferry && m.type != .arrive && m.type != .notification { type = "ferry" }
         let road = roadText(step)
         let destination = destinationText(step)
-        let exitNumber = step.exits.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let exitNumber = TextPieces.list(step.exits).first ?? ""
         let ordinal = m.exit.flatMap { book.ordinals[$0] }
         let sideWord = Self.side(of: m.modifier).flatMap { book.sides[$0] }
         let subkey = subkey(for: m, type: type)
@@ -67,7 +67,7 @@ public struct PhrasebookNarrator: StepNarrator {
             variants = candidates(road: road, destination: destination)
         }
         let template = book.template(type: type, subkey: subkey, variants: variants)
-        let values: [String: String] = [
+        let values: KeyValuePairs<String, String> = [
             "road": road, "destination": destination, "exit": exitNumber, "ordinal": ordinal ?? "",
             "rotary": step.rotaryName, "side": sideWord ?? "", "direction": book.directions[Self.compass(m.bearingAfter)] ?? "",
             "modifier": m.modifier.flatMap { book.modifiers[$0.rawValue] } ?? book.modifiers["straight"] ?? "",
@@ -100,7 +100,7 @@ public struct PhrasebookNarrator: StepNarrator {
 
     /// "Name (ref)", "Name", "A 8 / E 52" or "".
     func roadText(_ step: GuidanceStep) -> String {
-        let name = step.name.trimmingCharacters(in: .whitespaces)
+        let name = TextPieces.trimmed(step.name)
         let refs = refList(step).joined(separator: book.phrases["ref_separator"] ?? " / ")
         if name.isEmpty { return refs }
         if refs.isEmpty || refs == name { return name }
@@ -108,12 +108,12 @@ public struct PhrasebookNarrator: StepNarrator {
     }
 
     func refList(_ step: GuidanceStep) -> [String] {
-        step.ref.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        TextPieces.list(step.ref)
     }
 
     /// The signposted destinations, at most three, joined with the language's separator.
     func destinationText(_ step: GuidanceStep) -> String {
-        let parts = step.destinations.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let parts = TextPieces.list(step.destinations)
         return parts.prefix(3).joined(separator: book.phrases["destination_separator"] ?? ", ")
     }
 
@@ -136,18 +136,20 @@ public struct PhrasebookNarrator: StepNarrator {
     }
 
     /// Replaces each `{key}` of `values` in `template` (values are inserted verbatim, never re-scanned).
-    static func fill(_ template: String, _ values: [String: String]) -> String {
+    static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
         var out = ""
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{") {
             out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                out += rest[open...]; rest = rest[rest.endIndex...]; break
+            }
             let key = String(rest[rest.index(after: open)..<close])
-            if let value = values[key] { out += value } else { out += rest[open...close] }
+            if let value = values.first(where: { $0.key == key })?.value { out += value } else { out += rest[open...close] }
             rest = rest[rest.index(after: close)...]
         }
         out += rest
-        return out.replacingOccurrences(of: "  ", with: " ").trimmingCharacters(in: .whitespaces)
+        return TextPieces.collapsedSpaces(out)
     }
 
     /// The sentence with its first letter upper-cased.

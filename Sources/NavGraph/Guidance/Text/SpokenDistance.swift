@@ -11,7 +11,7 @@ struct SpokenDistance: Equatable {
     static let metresPerFoot = 0.3048
 
     init(meters: Double, units: DistanceUnits, book: Phrasebook) {
-        let meters = max(0, meters.isFinite ? meters : 0)
+        let meters = min(max(0, meters.isFinite ? meters : 0), 1e9)
         switch units {
         case .metric: self = Self.metric(meters, book)
         case .imperial: self = Self.imperial(meters, book)
@@ -52,7 +52,7 @@ struct SpokenDistance: Equatable {
     }
 
     private static func fill(_ template: String?, count: String) -> String {
-        (template ?? "{count}").replacingOccurrences(of: "{count}", with: count)
+        PhrasebookNarrator.fill(template ?? "{count}", ["count": count])
     }
 
     /// `value` with the phrasebook's separators: "1,000" / "1.000", "1.5" / "1,5".

@@ -31,7 +31,7 @@ extension PhrasebookNarrator {
             return PhrasebookNarrator.fill(book.phrases["then"] ?? "{instruction}, {next}", ["instruction": first, "next": second])
         }
         let fullPhrase = chained(nextPhrase, thenPhrase)
-        let atPhrase = chained(phrase(next, upcoming: false), thenPhrase)
+        let atPhrase = next.maneuver.type == .arrive ? chained(phrase(next, upcoming: false), thenPhrase) : fullPhrase
         func inDistance(_ meters: Double, _ what: String) -> String {
             let distance = SpokenDistance(meters: meters, units: units, book: book)
             return PhrasebookNarrator.fill(book.phrases["in_distance"] ?? "{distance}: {instruction}", ["distance": distance.text, "instruction": what])
@@ -42,6 +42,7 @@ extension PhrasebookNarrator {
             return min(rounded <= length ? rounded : target, length)
         }
 
+        let addresses = steps[index...min(index + 2, steps.count - 1)].map { TextPieces.trimmed($0.name) }
         let near = clamp(Self.nearTiming), early = clamp(Self.earlyTiming), at = min(clamp(Self.atTiming), length)
         let gap = max(50, 0.3 * near)
         var planned: [(distance: Double, text: String)] = []
@@ -73,7 +74,8 @@ extension PhrasebookNarrator {
             let d = min(max(0, distance), length)
             if let last = result.last, d > last.distanceAlongGeometry - Self.minimumSeparation { continue }
             let sentence = PhrasebookNarrator.capitalized(text)
-            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence, ssmlAnnouncement: SSML.announcement(sentence)))
+            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence,
+                                           ssmlAnnouncement: SSML.announcement(sentence, addresses: addresses)))
         }
         return result
     }
