@@ -79,12 +79,14 @@ def same_path(a, b, length_a, length_b):
 def maneuvers(route):
     out = []
     for leg in route["legs"]:
+        previous = ""
         for step in leg["steps"]:
             m = step["maneuver"]
-            if m["type"] in ("depart", "arrive"):
-                continue
-            out.append({"type": m["type"], "modifier": m.get("modifier"), "exit": m.get("exit"),
-                        "location": m["location"], "name": step.get("name", "")})
+            if m["type"] not in ("depart", "arrive"):
+                out.append({"type": m["type"], "modifier": m.get("modifier"), "exit": m.get("exit"),
+                            "location": m["location"], "name": step.get("name", ""), "from": previous,
+                            "roads": len(step["intersections"][0]["bearings"]) if step.get("intersections") else None})
+            previous = step.get("name", "")
     return out
 
 
@@ -161,6 +163,7 @@ def compare_extract(name, args, osrm_pkg):
     missed = collections.Counter()
     extra = collections.Counter()
     examples = []
+    mismatch_examples = []
     with peerlib.Server(cmd, osrm_dir, osrm_dir / "routed.log", port) as server:
         server.wait_ready(lambda conn: (conn.request("GET", "/route/v1/driving/0,0;0,0"), conn.getresponse().read()) is not None)
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -187,18 +190,22 @@ def compare_extract(name, args, osrm_pkg):
                 tally["same_modifier"] += same_modifier
                 if not (same_type and same_modifier):
                     confusion[f"{o['type']}/{o['modifier']} -> {n['type']}/{n['modifier']}"] += 1
+                    if len(mismatch_examples) < 400:
+                        mismatch_examples.append({"osrm": o, "navgraph": n})
                 if o["type"] in ROUNDABOUT_TYPES and o.get("exit") is not None:
                     tally["exits"] += 1
                     tally["same_exit"] += o["exit"] == n.get("exit")
+                    if o["exit"] != n.get("exit") and len(mismatch_examples) < 400:
+                        mismatch_examples.append({"osrm": o, "navgraph": n, "exit_mismatch": True})
             for i, o in enumerate(om):
                 if i not in used_o:
                     missed[f"{o['type']}/{o['modifier']}"] += 1
-                    if len(examples) < 40:
+                    if len(examples) < 80:
                         examples.append({"kind": "missed", "osrm": o, "pair": pair})
             for j, n in enumerate(nm):
                 if j not in used_n:
                     extra[f"{n['type']}/{n['modifier']}"] += 1
-                    if len(examples) < 40:
+                    if len(examples) < 80:
                         examples.append({"kind": "extra", "navgraph": n, "pair": pair})
         conn.close()
 
@@ -212,7 +219,7 @@ def compare_extract(name, args, osrm_pkg):
         "same_type": share("same_type", "matched"), "same_modifier": share("same_modifier", "matched"),
         "roundabout_exits": tally["exits"], "same_exit": share("same_exit", "exits"),
         "top_mismatches": confusion.most_common(12), "top_missed": missed.most_common(10),
-        "top_extra": extra.most_common(10), "examples": examples,
+        "top_extra": extra.most_common(10), "examples": examples, "mismatch_examples": mismatch_examples,
     }
 
 

@@ -35,14 +35,17 @@ struct JunctionView {
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
 struct JunctionReader {
     let graph: RoutingGraph
-    /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead).
+    /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
+    /// roundabout's ring, which curves away at once.
     static let lookahead = 12.0
+    static let ringLookahead = 4.0
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
     func bearingFromStart(directedEdge d: Int) -> Double {
         let edge = d >> 1
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let forward = d & 1 == 0
+        let lookahead = graph.flags(edge: edge).contains(.roundabout) ? Self.ringLookahead : Self.lookahead
         let origin = graph.coordinate(shapePoint: forward ? first : last)
         var travelled = 0.0
         var previous = origin
@@ -50,8 +53,8 @@ struct JunctionReader {
         while forward ? index <= last : index >= first {
             let point = graph.coordinate(shapePoint: index)
             let step = Geo.haversine(previous, point)
-            if travelled + step >= Self.lookahead && step > 0 {
-                let t = (Self.lookahead - travelled) / step
+            if travelled + step >= lookahead && step > 0 {
+                let t = (lookahead - travelled) / step
                 let target = Coordinate(lat: previous.lat + (point.lat - previous.lat) * t, lon: previous.lon + (point.lon - previous.lon) * t)
                 return Bearing.between(origin, target)
             }

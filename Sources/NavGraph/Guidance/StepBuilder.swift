@@ -71,11 +71,12 @@ public struct StepBuilder {
                     j += 1
                 }
                 if j < edges.count, let exitView = view(j) {
+                    // As OSRM: the roundabout step's modifier is the turn onto the ring; a small roundabout announced as
+                    // a turn takes the overall direction.
                     let total = Bearing.deviation(from: junction.bearingBefore, to: exitView.bearingAfter)
-                    mark.modifier = TurnClassifier.modifier(deviation: total)
+                    mark.modifier = TurnClassifier.modifier(deviation: kind.type == .roundaboutTurn ? total : junction.deviation)
                     mark.exit = exits + 1
                     if kind.type == .roundaboutTurn {
-                        mark.exit = nil
                         marks.append(mark)
                         k = j
                         continue
@@ -141,7 +142,7 @@ public struct StepBuilder {
     func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
         var length = 0.0, junctions = 0
         var current = d
-        var names = Set<UInt32>()
+        var names = Set<UInt32>(), connectedNames = Set<UInt32>()
         for _ in 0..<64 {
             let edge = current >> 1
             length += graph.edgeLength[edge]
@@ -149,6 +150,9 @@ public struct StepBuilder {
             let node = reader.head(of: current)
             let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
             if slots.count > 2 { junctions += 1 }
+            for slot in slots where !graph.flags(edge: Int(graph.junctionOut[slot]) >> 1).contains(.roundabout) {
+                connectedNames.insert(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
+            }
             guard let next = slots.lazy.map({ Int(self.graph.junctionOut[$0]) }).first(where: { next in
                 next != current ^ 1 && self.graph.flags(edge: next >> 1).contains(.roundabout) && self.graph.routingNodeOfEdge[next] >= 0
             }) else { break }
@@ -157,8 +161,8 @@ public struct StepBuilder {
         }
         let radius = length / (2 * .pi)
         if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
-        if names.count == 1, let name = names.first, name != 0, radius > 15 { return (.rotary, radius) }
-        if radius < 5 && junctions <= 4 { return (.roundaboutTurn, radius) }
+        if names.count == 1, let name = names.first, name != 0, !connectedNames.contains(name), radius > 15 { return (.rotary, radius) }
+        if radius < 15 && junctions <= 4 { return (.roundaboutTurn, radius) }
         return (.roundabout, radius)
     }
 

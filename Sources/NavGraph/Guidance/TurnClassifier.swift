@@ -64,7 +64,7 @@ struct TurnClassifier {
             if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
                 return (.merge, mergeSide(view))
             }
-            if renamed { return (.newName, modifier) }
+            if renamed { return abs(deviation) > 30 ? (.turn, modifier) : (.newName, modifier) }
             return nil
         }
 
@@ -84,24 +84,26 @@ struct TurnClassifier {
         // Forks: two similar roads both going roughly ahead, none clearly straight.
         if outStraightness < 50, let rival = similarCompetitors.first, similarCompetitors.count == 1 {
             let rivalDeviation = abs(view.deviation(of: rival))
-            let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
+            let rivalPriority = Self.priority(graph.roadClass(edge: rival.edge))
+            let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
+                || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
                 return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
             }
         }
 
-        // The obvious way on: nearly straight and no similar road nearly as straight, or the same road bending while
-        // everything else is minor.
+        // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
+        // while everything else is minor. A name change at a real crossing is a turn (straight), not a new name.
         let bestRival = similarCompetitors.map { abs(view.deviation(of: $0)) }.min() ?? 180
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
         let sameRoad = !renamed && nameKey(inEdge) != 0
         let othersMinor = others.allSatisfy { Self.priority(graph.roadClass(edge: $0.edge)) > max(inPriority, outPriority) + 1 }
         if obviousStraight {
-            if renamed { return (.newName, modifier) }
-            return nil
+            if !renamed { return nil }
+            return (.newName, modifier)
         }
-        if sameRoad && othersMinor && outStraightness < 60 { return nil }
+        if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
 
         // End of road: nothing ahead, the route turns onto a road that runs through to the other side.
@@ -110,17 +112,14 @@ struct TurnClassifier {
         }) {
             // A T: exactly three roads, and the other branch can be entered and runs on opposite the way out.
             let opposite = view.roads.count == 3 && view.roads.indices.contains { index in
-                index != view.inIndex && index != view.outIndex && view.roads[index].entry
-                    && abs(Bearing.deviation(from: view.roads[index].bearing, to: view.bearingAfter)) > 140
+                let other = view.deviation(of: view.roads[index])
+                return index != view.inIndex && index != view.outIndex && view.roads[index].entry
+                    && abs(other) >= 50 && abs(other) <= 130 && (other > 0) != (deviation > 0)
+                    && Self.priority(graph.roadClass(edge: view.roads[index].edge)) == outPriority
             }
             if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
         }
-        if modifier == .straight {
-            return (renamed ? .newName : .continue, .straight)
-        }
-        if sameRoad && !renamed {
-            return (.continue, modifier)
-        }
+        if modifier == .straight { return (sameRoad ? .continue : .turn, .straight) }
         if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
         return (.turn, modifier)
     }
