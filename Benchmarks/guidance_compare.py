@@ -140,11 +140,13 @@ def navgraph_route(navgraph, graph, pair):
     return json.loads(run.stdout)
 
 
-def osrm_route(conn, pair):
+def osrm_route(port, pair):
     lon1, lat1, lon2, lat2 = pair
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)   # one per request: routing ours may outlast keep-alive
     conn.request("GET", f"/route/v1/driving/{lon1},{lat1};{lon2},{lat2}?steps=true&geometries=geojson&overview=full")
     response = conn.getresponse()
     body = response.read()
+    conn.close()
     if response.status != 200:
         return None
     data = json.loads(body)
@@ -166,10 +168,9 @@ def compare_extract(name, args, osrm_pkg):
     mismatch_examples = []
     with peerlib.Server(cmd, osrm_dir, osrm_dir / "routed.log", port) as server:
         server.wait_ready(lambda conn: (conn.request("GET", "/route/v1/driving/0,0;0,0"), conn.getresponse().read()) is not None)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         for pair in pairs:
             tally["pairs"] += 1
-            ours, theirs = navgraph_route(args.navgraph, graph, pair), osrm_route(conn, pair)
+            ours, theirs = navgraph_route(args.navgraph, graph, pair), osrm_route(port, pair)
             if ours is None or theirs is None:
                 tally["failed"] += 1
                 continue
@@ -207,7 +208,6 @@ def compare_extract(name, args, osrm_pkg):
                     extra[f"{n['type']}/{n['modifier']}"] += 1
                     if len(examples) < 80:
                         examples.append({"kind": "extra", "navgraph": n, "pair": pair})
-        conn.close()
 
     def share(numerator, denominator):
         return round(tally[numerator] / tally[denominator], 4) if tally[denominator] else None
