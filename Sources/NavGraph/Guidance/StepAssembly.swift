@@ -41,8 +41,7 @@ extension StepBuilder {
             }
             let maneuver = Maneuver(type: mark.type, modifier: mark.modifier, location: leg.coordinates[mark.coordinate],
                                     bearingBefore: Bearing.wire(mark.bearingBefore), bearingAfter: Bearing.wire(mark.bearingAfter),
-                                    exit: mark.exit, notice: mark.notice,
-                                    side: isArrive ? arrivalSide(leg, side: side) : nil)
+                                    exit: mark.exit, notice: mark.notice)
             var intersections: [Intersection] = []
             if mark.type == .depart {
                 intersections.append(Intersection(location: leg.coordinates[0], bearings: [Bearing.wire(mark.bearingAfter)], entry: [true],
@@ -83,11 +82,6 @@ extension StepBuilder {
                             geometryIndex: leg.edgeFirstSegment[k], lanes: LaneGuidance.lanes(tag: lanesTag, direction: direction),
                             isTollCollection: control.contains(.tollBooth), hasTrafficSignal: control.contains(.trafficSignals),
                             hasStopSign: control.contains(.stop), hasYieldSign: control.contains(.giveWay))
-    }
-
-    /// Whether the destination lies left or right of the last segment (straight when on it).
-    func arrivalSide(_ leg: RouteLeg, side: DrivingSide) -> ManeuverModifier? {
-        nil
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.

@@ -28,6 +28,9 @@ public struct StepBuilder {
         var rotaryName = ""
     }
 
+    /// A toll road entered within this many metres of the last toll piece is not announced again.
+    static let tollQuietDistance = 5000.0
+
     /// The steps of a leg, depart first and arrive last.
     public func steps(for leg: RouteLeg) -> [GuidanceStep] {
         let coordinates = leg.coordinates
@@ -51,13 +54,21 @@ public struct StepBuilder {
         let departBearing = segmentBearing(coordinates, from: 0)
         var marks = [Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
                           bearingAfter: departBearing)]
+        var announcedEdge = edges[0] >> 1
+        var lastToll = -Double.infinity
+        var along = [0.0]
+        along.reserveCapacity(coordinates.count)
+        for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
         var k = 1
         while k < edges.count {
             defer { k += 1 }
+            let at = leg.edgeFirstSegment[k]
+            if graph.flags(edge: edges[k - 1] >> 1).contains(.toll) { lastToll = along[min(at, along.count - 1)] }
+            let marksBefore = marks.count
+            defer { if marks.count > marksBefore, let last = marks.last { announcedEdge = edges[last.edgeIndex] >> 1 } }
             guard let junction = view(k) else { continue }
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
-            let at = leg.edgeFirstSegment[k]
             var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
                             bearingAfter: junction.bearingAfter, node: junction.node)
             if !inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
@@ -75,6 +86,7 @@ public struct StepBuilder {
                     // a turn takes the overall direction.
                     let total = Bearing.deviation(from: junction.bearingBefore, to: exitView.bearingAfter)
                     mark.modifier = TurnClassifier.modifier(deviation: kind.type == .roundaboutTurn ? total : junction.deviation)
+                    exits += earlierExits(exitView, side: side)
                     mark.exit = exits + 1
                     if kind.type == .roundaboutTurn {
                         marks.append(mark)
@@ -112,11 +124,12 @@ public struct StepBuilder {
                 marks.append(mark)
                 continue
             }
-            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing) {
+            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing, announcedEdge: announcedEdge) {
                 mark.type = type
                 mark.modifier = modifier
                 marks.append(mark)
-            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) {
+            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) && along[at] - lastToll > Self.tollQuietDistance {
+                // Entering a toll road, announced once (not where toll and free pieces of one motorway alternate).
                 mark.type = .notification
                 mark.notice = .tollRoad
                 mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
@@ -135,6 +148,18 @@ public struct StepBuilder {
         view.roads.indices.filter { index in
             index != view.inIndex && index != view.outIndex && view.roads[index].entry
                 && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
+        }.count
+    }
+
+    /// Exits at the node the route leaves the ring by that a driver passes first: further to the outside of the ring
+    /// (right where traffic keeps right).
+    func earlierExits(_ view: JunctionView, side: DrivingSide) -> Int {
+        let mine = view.deviation
+        return view.roads.indices.filter { index in
+            guard index != view.inIndex, index != view.outIndex, view.roads[index].entry,
+                  !graph.flags(edge: view.roads[index].edge).contains(.roundabout) else { return false }
+            let theirs = view.deviation(of: view.roads[index])
+            return side == .right ? theirs > mine : theirs < mine
         }.count
     }
 
@@ -162,7 +187,7 @@ public struct StepBuilder {
         let radius = length / (2 * .pi)
         if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
         if names.count == 1, let name = names.first, name != 0, !connectedNames.contains(name), radius > 15 { return (.rotary, radius) }
-        if radius < 15 && junctions <= 4 { return (.roundaboutTurn, radius) }
+        if radius < 10 && junctions <= 4 { return (.roundaboutTurn, radius) }
         return (.roundabout, radius)
     }
 

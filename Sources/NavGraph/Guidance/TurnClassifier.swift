@@ -49,14 +49,17 @@ struct TurnClassifier {
     }
 
     /// The maneuver at a junction, or nil when nothing needs saying.
-    func classify(_ view: JunctionView, incoming: Int, outgoing: Int) -> (ManeuverType, ManeuverModifier)? {
+    /// `announcedEdge` is an edge of the road the current step was announced with (a name change is judged against
+    /// it, so that A, a nameless piece, then A again says nothing).
+    func classify(_ view: JunctionView, incoming: Int, outgoing: Int, announcedEdge: Int) -> (ManeuverType, ManeuverModifier)? {
         let inEdge = incoming >> 1, outEdge = outgoing >> 1
         let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
         let deviation = view.deviation
         var modifier = Self.modifier(deviation: deviation)
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
         let others = view.otherExits
-        let renamed = namesDiffer(inEdge, outEdge)
+        let renamed = namesDiffer(announcedEdge, outEdge)
+        let fromNameless = graph.edgeName[inEdge] == 0 && graph.edgeName[outEdge] != 0
         let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
 
         // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
@@ -64,7 +67,9 @@ struct TurnClassifier {
             if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
                 return (.merge, mergeSide(view))
             }
-            if renamed { return abs(deviation) > 30 ? (.turn, modifier) : (.newName, modifier) }
+            if renamed && abs(deviation) > 30 { return (.turn, modifier) }
+            // Where nothing else meets the road, a name change alone is not announced (OSRM says nothing there either).
+            if renamed && view.roads.count > 2 { return (.newName, modifier) }
             return nil
         }
 
@@ -101,7 +106,7 @@ struct TurnClassifier {
         let othersMinor = others.allSatisfy { Self.priority(graph.roadClass(edge: $0.edge)) > max(inPriority, outPriority) + 1 }
         if obviousStraight {
             if !renamed { return nil }
-            return (.newName, modifier)
+            return fromNameless ? (.turn, modifier) : (.newName, modifier)
         }
         if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
@@ -116,6 +121,7 @@ struct TurnClassifier {
                 return index != view.inIndex && index != view.outIndex && view.roads[index].entry
                     && abs(other) >= 50 && abs(other) <= 130 && (other > 0) != (deviation > 0)
                     && Self.priority(graph.roadClass(edge: view.roads[index].edge)) == outPriority
+                    && nameKey(view.roads[index].edge) == nameKey(outEdge) && nameKey(outEdge) != 0 && nameKey(outEdge) != nameKey(inEdge)
             }
             if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
         }
