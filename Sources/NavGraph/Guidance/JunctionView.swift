@@ -77,8 +77,9 @@ struct JunctionReader {
         var roads: [JunctionRoad] = []
         for slot in Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1]) {
             let leaving = Int(graph.junctionOut[slot])
-            // Private roads are no way on for a driver (OSRM's car profile drops them): not listed.
-            if leaving != outgoing && leaving != reverseIn && graph.flags(edge: leaving >> 1).contains(.privateAccess) { continue }
+            // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
+            if leaving != outgoing && leaving != reverseIn
+                && (graph.flags(edge: leaving >> 1).contains(.privateAccess) || graph.roadClass(edge: leaving >> 1) == .track) { continue }
             var entry = false
             if from >= 0 {
                 for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])

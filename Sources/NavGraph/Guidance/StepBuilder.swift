@@ -86,7 +86,6 @@ public struct StepBuilder {
                     // a turn takes the overall direction.
                     let total = Bearing.deviation(from: junction.bearingBefore, to: exitView.bearingAfter)
                     mark.modifier = TurnClassifier.modifier(deviation: kind.type == .roundaboutTurn ? total : junction.deviation)
-                    exits += earlierExits(exitView, side: side)
                     mark.exit = exits + 1
                     if kind.type == .roundaboutTurn {
                         marks.append(mark)
@@ -143,24 +142,12 @@ public struct StepBuilder {
         return assemble(marks, leg: leg, side: side, view: view)
     }
 
-    /// Exits a car could leave the ring by at a junction inside it.
+    /// 1 when a car could leave the ring at this junction inside it: exits are counted per junction, as OSRM does.
     func exitCount(_ view: JunctionView) -> Int {
-        view.roads.indices.filter { index in
+        view.roads.indices.contains { index in
             index != view.inIndex && index != view.outIndex && view.roads[index].entry
                 && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
-        }.count
-    }
-
-    /// Exits at the node the route leaves the ring by that a driver passes first: further to the outside of the ring
-    /// (right where traffic keeps right).
-    func earlierExits(_ view: JunctionView, side: DrivingSide) -> Int {
-        let mine = view.deviation
-        return view.roads.indices.filter { index in
-            guard index != view.inIndex, index != view.outIndex, view.roads[index].entry,
-                  !graph.flags(edge: view.roads[index].edge).contains(.roundabout) else { return false }
-            let theirs = view.deviation(of: view.roads[index])
-            return side == .right ? theirs > mine : theirs < mine
-        }.count
+        } ? 1 : 0
     }
 
     /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn.

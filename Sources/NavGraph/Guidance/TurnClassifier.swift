@@ -43,6 +43,8 @@ struct TurnClassifier {
     func namesDiffer(_ a: Int, _ b: Int) -> Bool {
         let from = nameKey(a), to = nameKey(b)
         if from == to || to == 0 { return false }
+        // Only the refs differ on two nameless roads: not worth a word (OSRM is silent too).
+        if graph.edgeName[a] == 0 && graph.edgeName[b] == 0 && from != 0 { return false }
         if graph.edgeName[a] != 0 && graph.edgeName[a] == graph.edgeName[b] { return false }
         if graph.edgeRef[a] != 0 && graph.edgeRef[a] == graph.edgeRef[b] && graph.edgeName[b] == 0 { return false }
         return true
@@ -68,8 +70,7 @@ struct TurnClassifier {
                 return (.merge, mergeSide(view))
             }
             if renamed && abs(deviation) > 30 { return (.turn, modifier) }
-            // Where nothing else meets the road, a name change alone is not announced (OSRM says nothing there either).
-            if renamed && view.roads.count > 2 { return (.newName, modifier) }
+            if renamed { return (.newName, modifier) }
             return nil
         }
 
