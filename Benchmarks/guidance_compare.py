@@ -223,6 +223,33 @@ def compare_extract(name, args, osrm_pkg):
     }
 
 
+TARGETS = {"recall": 0.85, "precision": 0.80, "same_type": 0.85, "same_modifier": 0.80, "same_exit": 0.95}
+
+
+def markdown(report):
+    """The results as a Markdown table, targets marked."""
+    def cell(value, key):
+        if value is None:
+            return "n/a"
+        return f"{100 * value:.1f} %" + ("" if value >= TARGETS[key] else " (below)")
+    lines = [f"# Guidance vs OSRM ({report['osrm']}, {report['profile']})", "",
+             f"{report['pairs_per_extract']} random road-node pairs per extract (seed {report['seed']}); pairs kept when both routes "
+             f"follow the same path (length within {100 * report['same_path']['length']:.0f} %, every vertex within "
+             f"{report['same_path']['metres']:.0f} m of the other route). Maneuvers other than depart/arrive match when within "
+             f"{report['match_metres']:.0f} m (one-to-one, nearest first). Targets: recall >= 85 %, precision >= 80 %, "
+             "type >= 85 %, modifier >= 80 %, roundabout exits >= 95 %.", "",
+             "| extract | pairs compared | OSRM maneuvers | navgraph maneuvers | recall | precision | same type | same modifier | roundabout exits |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for e in report["extracts"]:
+        lines.append(f"| {e['extract']} | {e['compared']}/{e['pairs']} | {e['osrm_maneuvers']} | {e['navgraph_maneuvers']} | "
+                     f"{cell(e['recall'], 'recall')} | {cell(e['precision'], 'precision')} | {cell(e['same_type'], 'same_type')} | "
+                     f"{cell(e['same_modifier'], 'same_modifier')} | {cell(e['same_exit'], 'same_exit')} ({e['roundabout_exits']}) |")
+    lines += ["", "Most frequent disagreements (OSRM -> navgraph) per extract:", ""]
+    for e in report["extracts"]:
+        lines.append(f"- {e['extract']}: " + "; ".join(f"{k} x{v}" for k, v in e["top_mismatches"][:6]))
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--extracts", default="monaco,malta,porto,milan")
@@ -230,7 +257,11 @@ def main():
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--navgraph", default=str(ROOT / ".build" / "release" / "navgraph"))
     parser.add_argument("--out", default=str(ROOT / "Benchmarks" / "results" / "guidance-compare.json"))
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite the .md next to an existing --out JSON")
     args = parser.parse_args()
+    if args.markdown_only:
+        Path(args.out).with_suffix(".md").write_text(markdown(json.loads(Path(args.out).read_text())))
+        return
     peerlib.exit_on_sigterm()
     osrm_pkg = osrm_package()
     version = subprocess.run([osrm_pkg / "bin" / "osrm-routed", "--version"], capture_output=True, text=True).stdout.strip()
@@ -247,6 +278,7 @@ def main():
               "seconds": round(time.time() - started, 1), "extracts": results}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    Path(args.out).with_suffix(".md").write_text(markdown(report))
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -95,11 +95,11 @@ import NavGraph
     ///
     ///           D (dead end)
     ///           |
-    ///   W ----- C ----- E      no_straight_on W-C-E
+    ///   W ----- C ----- E      Cross Street (two ways), no_straight_on W-C-E
     @Test func uTurnAtDeadEnd() throws {
         var s = Sketch()
         s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, 150)
-        s.osm.ways = [(10, [2, 1], Self.residential("West Street")), (11, [1, 3], Self.residential("East Street")),
+        s.osm.ways = [(10, [2, 1], Self.residential("Cross Street")), (11, [1, 3], Self.residential("Cross Street")),
                       (12, [1, 4], Self.residential("Spur"))]
         s.osm.relations = [(50, [("way", 10, "from"), ("node", 1, "via"), ("way", 11, "to")],
                             ["type": "restriction", "restriction": "no_straight_on"])]
@@ -107,8 +107,8 @@ import NavGraph
         let uturn = try #require(steps.first { $0.maneuver.modifier == .uturn })
         let deadEnd = Sketch.coordinate(0, 150)
         #expect(abs(uturn.maneuver.location.lat - deadEnd.lat) < 1e-6 && abs(uturn.maneuver.location.lon - deadEnd.lon) < 1e-6)
-        // Back at C the spur meets West and East Street in a T: the end of the road, to the left.
-        #expect(steps.contains { $0.maneuver.type == .endOfRoad && $0.maneuver.modifier == .left && $0.name == "East Street" })
+        // Back at C the spur ends at Cross Street, which runs on both ways: the end of the road, to the left.
+        #expect(steps.contains { $0.maneuver.type == .endOfRoad && $0.maneuver.modifier == .left && $0.name == "Cross Street" })
     }
 
     /// A roundabout (radius 40 m, unnamed, counter-clockwise) with arms to the S, E, N, W and SW:
