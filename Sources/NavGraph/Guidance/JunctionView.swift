@@ -52,17 +52,17 @@ struct JunctionReader {
         var index = forward ? first + 1 : last - 1
         while forward ? index <= last : index >= first {
             let point = graph.coordinate(shapePoint: index)
-            let step = Geo.haversine(previous, point)
+            let step = Bearing.planarMetres(previous, point)
             if travelled + step >= lookahead && step > 0 {
                 let t = (lookahead - travelled) / step
                 let target = Coordinate(lat: previous.lat + (point.lat - previous.lat) * t, lon: previous.lon + (point.lon - previous.lon) * t)
-                return Bearing.between(origin, target)
+                return Bearing.planar(origin, target)
             }
             travelled += step
             previous = point
             index += forward ? 1 : -1
         }
-        return Bearing.between(origin, previous)
+        return Bearing.planar(origin, previous)
     }
 
     /// Head junction of a directed edge.
@@ -75,6 +75,7 @@ struct JunctionReader {
         let reverseIn = incoming ^ 1
         let from = routingNode ?? Int(graph.routingNodeOfEdge[incoming])
         var roads: [JunctionRoad] = []
+        roads.reserveCapacity(Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node]))
         for slot in Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1]) {
             let leaving = Int(graph.junctionOut[slot])
             // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.

@@ -41,7 +41,7 @@ public struct StepBuilder {
             return fallbackSteps(leg, side: side)
         }
         // Junction views at each edge change that lies strictly inside the leg.
-        var views: [Int: JunctionView] = [:]
+        var views = [JunctionView?](repeating: nil, count: edges.count)
         func view(_ k: Int) -> JunctionView? {
             if let cached = views[k] { return cached }
             let at = leg.edgeFirstSegment[k]
@@ -66,6 +66,8 @@ public struct StepBuilder {
             if graph.flags(edge: edges[k - 1] >> 1).contains(.toll) { lastToll = along[min(at, along.count - 1)] }
             let marksBefore = marks.count
             defer { if marks.count > marksBefore, let last = marks.last { announcedEdge = edges[last.edgeIndex] >> 1 } }
+            // Fast path: where only the two roads of the route meet and nothing changes, there is nothing to say.
+            if isPlainJoint(edges[k - 1], edges[k], announcedEdge: announcedEdge) { continue }
             guard let junction = view(k) else { continue }
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
@@ -142,10 +144,22 @@ public struct StepBuilder {
         return assemble(marks, leg: leg, side: side, view: view)
     }
 
-    /// 1 when a car could leave the ring at this junction inside it: exits are counted per junction, as OSRM does.
+    /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name
+    /// (as announced), class family and roundabout, ferry and toll state: no maneuver and no intersection there.
+    func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
+        let node = reader.head(of: incoming)
+        guard graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] == 2 else { return false }
+        let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
+        guard graph.edgeFlags[incoming >> 1] & mask == graph.edgeFlags[outgoing >> 1] & mask,
+              graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1] else { return false }
+        return !classifier.namesDiffer(announcedEdge, outgoing >> 1) && outgoing != incoming ^ 1
+    }
+
+    /// 1 when a road a car may drive leaves the ring at this junction (turn restrictions aside): exits are counted
+    /// per junction, as OSRM does.
     func exitCount(_ view: JunctionView) -> Int {
         view.roads.indices.contains { index in
-            index != view.inIndex && index != view.outIndex && view.roads[index].entry
+            index != view.inIndex && index != view.outIndex && graph.routingNodeOfEdge[view.roads[index].leaving] >= 0
                 && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
         } ? 1 : 0
     }
