@@ -79,12 +79,14 @@ def same_path(a, b, length_a, length_b):
 def maneuvers(route):
     out = []
     for leg in route["legs"]:
+        previous = ""
         for step in leg["steps"]:
             m = step["maneuver"]
-            if m["type"] in ("depart", "arrive"):
-                continue
-            out.append({"type": m["type"], "modifier": m.get("modifier"), "exit": m.get("exit"),
-                        "location": m["location"], "name": step.get("name", "")})
+            if m["type"] not in ("depart", "arrive"):
+                out.append({"type": m["type"], "modifier": m.get("modifier"), "exit": m.get("exit"),
+                            "location": m["location"], "name": step.get("name", ""), "from": previous,
+                            "roads": len(step["intersections"][0]["bearings"]) if step.get("intersections") else None})
+            previous = step.get("name", "")
     return out
 
 
@@ -138,11 +140,13 @@ def navgraph_route(navgraph, graph, pair):
     return json.loads(run.stdout)
 
 
-def osrm_route(conn, pair):
+def osrm_route(port, pair):
     lon1, lat1, lon2, lat2 = pair
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)   # one per request: routing ours may outlast keep-alive
     conn.request("GET", f"/route/v1/driving/{lon1},{lat1};{lon2},{lat2}?steps=true&geometries=geojson&overview=full")
     response = conn.getresponse()
     body = response.read()
+    conn.close()
     if response.status != 200:
         return None
     data = json.loads(body)
@@ -161,12 +165,12 @@ def compare_extract(name, args, osrm_pkg):
     missed = collections.Counter()
     extra = collections.Counter()
     examples = []
+    mismatch_examples = []
     with peerlib.Server(cmd, osrm_dir, osrm_dir / "routed.log", port) as server:
         server.wait_ready(lambda conn: (conn.request("GET", "/route/v1/driving/0,0;0,0"), conn.getresponse().read()) is not None)
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         for pair in pairs:
             tally["pairs"] += 1
-            ours, theirs = navgraph_route(args.navgraph, graph, pair), osrm_route(conn, pair)
+            ours, theirs = navgraph_route(args.navgraph, graph, pair), osrm_route(port, pair)
             if ours is None or theirs is None:
                 tally["failed"] += 1
                 continue
@@ -187,20 +191,23 @@ def compare_extract(name, args, osrm_pkg):
                 tally["same_modifier"] += same_modifier
                 if not (same_type and same_modifier):
                     confusion[f"{o['type']}/{o['modifier']} -> {n['type']}/{n['modifier']}"] += 1
+                    if len(mismatch_examples) < 400:
+                        mismatch_examples.append({"osrm": o, "navgraph": n})
                 if o["type"] in ROUNDABOUT_TYPES and o.get("exit") is not None:
                     tally["exits"] += 1
                     tally["same_exit"] += o["exit"] == n.get("exit")
+                    if o["exit"] != n.get("exit") and len(mismatch_examples) < 400:
+                        mismatch_examples.append({"osrm": o, "navgraph": n, "exit_mismatch": True})
             for i, o in enumerate(om):
                 if i not in used_o:
                     missed[f"{o['type']}/{o['modifier']}"] += 1
-                    if len(examples) < 40:
+                    if len(examples) < 80:
                         examples.append({"kind": "missed", "osrm": o, "pair": pair})
             for j, n in enumerate(nm):
                 if j not in used_n:
                     extra[f"{n['type']}/{n['modifier']}"] += 1
-                    if len(examples) < 40:
+                    if len(examples) < 80:
                         examples.append({"kind": "extra", "navgraph": n, "pair": pair})
-        conn.close()
 
     def share(numerator, denominator):
         return round(tally[numerator] / tally[denominator], 4) if tally[denominator] else None
@@ -212,8 +219,35 @@ def compare_extract(name, args, osrm_pkg):
         "same_type": share("same_type", "matched"), "same_modifier": share("same_modifier", "matched"),
         "roundabout_exits": tally["exits"], "same_exit": share("same_exit", "exits"),
         "top_mismatches": confusion.most_common(12), "top_missed": missed.most_common(10),
-        "top_extra": extra.most_common(10), "examples": examples,
+        "top_extra": extra.most_common(10), "examples": examples, "mismatch_examples": mismatch_examples,
     }
+
+
+TARGETS = {"recall": 0.85, "precision": 0.80, "same_type": 0.85, "same_modifier": 0.80, "same_exit": 0.95}
+
+
+def markdown(report):
+    """The results as a Markdown table, targets marked."""
+    def cell(value, key):
+        if value is None:
+            return "n/a"
+        return f"{100 * value:.1f} %" + ("" if value >= TARGETS[key] else " (below)")
+    lines = [f"# Guidance vs OSRM ({report['osrm']}, {report['profile']})", "",
+             f"{report['pairs_per_extract']} random road-node pairs per extract (seed {report['seed']}); pairs kept when both routes "
+             f"follow the same path (length within {100 * report['same_path']['length']:.0f} %, every vertex within "
+             f"{report['same_path']['metres']:.0f} m of the other route). Maneuvers other than depart/arrive match when within "
+             f"{report['match_metres']:.0f} m (one-to-one, nearest first). Targets: recall >= 85 %, precision >= 80 %, "
+             "type >= 85 %, modifier >= 80 %, roundabout exits >= 95 %.", "",
+             "| extract | pairs compared | OSRM maneuvers | navgraph maneuvers | recall | precision | same type | same modifier | roundabout exits |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for e in report["extracts"]:
+        lines.append(f"| {e['extract']} | {e['compared']}/{e['pairs']} | {e['osrm_maneuvers']} | {e['navgraph_maneuvers']} | "
+                     f"{cell(e['recall'], 'recall')} | {cell(e['precision'], 'precision')} | {cell(e['same_type'], 'same_type')} | "
+                     f"{cell(e['same_modifier'], 'same_modifier')} | {cell(e['same_exit'], 'same_exit')} ({e['roundabout_exits']}) |")
+    lines += ["", "Most frequent disagreements (OSRM -> navgraph) per extract:", ""]
+    for e in report["extracts"]:
+        lines.append(f"- {e['extract']}: " + "; ".join(f"{k} x{v}" for k, v in e["top_mismatches"][:6]))
+    return "\n".join(lines) + "\n"
 
 
 def main():
@@ -223,7 +257,11 @@ def main():
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--navgraph", default=str(ROOT / ".build" / "release" / "navgraph"))
     parser.add_argument("--out", default=str(ROOT / "Benchmarks" / "results" / "guidance-compare.json"))
+    parser.add_argument("--markdown-only", action="store_true", help="rewrite the .md next to an existing --out JSON")
     args = parser.parse_args()
+    if args.markdown_only:
+        Path(args.out).with_suffix(".md").write_text(markdown(json.loads(Path(args.out).read_text())))
+        return
     peerlib.exit_on_sigterm()
     osrm_pkg = osrm_package()
     version = subprocess.run([osrm_pkg / "bin" / "osrm-routed", "--version"], capture_output=True, text=True).stdout.strip()
@@ -240,6 +278,7 @@ def main():
               "seconds": round(time.time() - started, 1), "extracts": results}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    Path(args.out).with_suffix(".md").write_text(markdown(report))
     print(f"wrote {args.out}", file=sys.stderr)
 
 

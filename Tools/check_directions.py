@@ -8,6 +8,10 @@ styled GeoJSON of the same route.
   congestion_numeric arrays of (leg coordinate count - 1) entries; legs share their joint coordinate, so
   the entries of all legs add up to (geometry coordinate count - 1), and leg i ends at waypoint i + 1
 - leg distance = sum of its annotation distances; route distance = sum of leg distances
+- steps (check_steps): depart first, arrive last; each step has distance, duration, weight, name, mode,
+  driving_side, geometry, maneuver {type, modifier, location, bearing_before, bearing_after, exit on roundabouts}
+  in the OSRM v5 vocabulary, and intersections {location, bearings, entry, in, out, geometry_index, lanes};
+  step geometries concatenate to the leg's geometry; step distances and durations add up to the leg's
 - with --geojson: the decoded geometry of route i equals the coordinates of that GeoJSON's route feature
   with routeIndex i (to 1e-6 degrees)
 
@@ -137,6 +141,74 @@ def check_step_narration(leg, where, expect):
             check_banner_instructions(step, f"{where}.steps[{s}]", expect)
 
 
+def step_coordinates(step, precision):
+    geometry = step.get("geometry")
+    if isinstance(geometry, str):
+        return [tuple(c) for c in decode_polyline(geometry, precision)]
+    return [tuple(c) for c in (geometry or {}).get("coordinates", [])]
+
+
+def check_intersection(i, where, expect):
+    """One intersection of a step."""
+    bearings, entry = i.get("bearings"), i.get("entry")
+    expect(isinstance(bearings, list) and all(isinstance(b, int) and 0 <= b <= 359 for b in bearings),
+           f"{where}.bearings are not integers 0..359: {bearings}")
+    expect(isinstance(entry, list) and len(entry) == len(bearings or []) and all(isinstance(e, bool) for e in entry),
+           f"{where}.entry does not match bearings")
+    for key in ("in", "out"):
+        if key in i:
+            expect(isinstance(i[key], int) and 0 <= i[key] < len(bearings or []), f"{where}.{key} = {i[key]} is not an index of bearings")
+    if "out" in i and isinstance(entry, list) and isinstance(i["out"], int) and i["out"] < len(entry):
+        expect(entry[i["out"]], f"{where}: the road taken (out) cannot be entered")
+    expect(isinstance(i.get("geometry_index"), int), f"{where} has no integer geometry_index")
+    loc = i.get("location")
+    expect(isinstance(loc, list) and len(loc) == 2, f"{where}.location is not [lon, lat]")
+    for n, lane in enumerate(i.get("lanes", []) or []):
+        expect(isinstance(lane.get("valid"), bool) and isinstance(lane.get("active"), bool), f"{where}.lanes[{n}] lacks valid/active")
+        expect(isinstance(lane.get("indications"), list) and set(lane["indications"]) <= LANE_INDICATIONS,
+               f"{where}.lanes[{n}].indications {lane.get('indications')} outside the vocabulary")
+
+
+def check_steps(leg, lw, leg_coords, precision, expect):
+    """The steps of one leg: fields, vocabulary, geometry and totals (Mapbox Directions v5 / OSRM shape)."""
+    steps = leg.get("steps", [])
+    expect(len(steps) >= 2, f"{lw}: {len(steps)} steps (need depart and arrive)")
+    if len(steps) < 2:
+        return
+    expect(steps[0].get("maneuver", {}).get("type") == "depart", f"{lw}: first step is not depart")
+    expect(steps[-1].get("maneuver", {}).get("type") == "arrive", f"{lw}: last step is not arrive")
+    joined = []
+    for n, step in enumerate(steps):
+        sw = f"{lw}.steps[{n}]"
+        for key in ("distance", "duration", "weight", "name", "mode", "driving_side", "geometry", "maneuver", "intersections"):
+            expect(key in step, f"{sw} has no {key}")
+        expect(step.get("mode") in ("driving", "ferry"), f"{sw}.mode is {step.get('mode')!r}")
+        expect(step.get("driving_side") in ("left", "right"), f"{sw}.driving_side is {step.get('driving_side')!r}")
+        m = step.get("maneuver", {})
+        expect(m.get("type") in MANEUVER_TYPES, f"{sw}.maneuver.type {m.get('type')!r} outside the vocabulary")
+        expect(m.get("modifier") is None or m.get("modifier") in MODIFIERS, f"{sw}.maneuver.modifier {m.get('modifier')!r}")
+        for key in ("bearing_before", "bearing_after"):
+            expect(isinstance(m.get(key), int) and 0 <= m[key] <= 359, f"{sw}.maneuver.{key} is {m.get(key)!r}")
+        if m.get("type") in ("roundabout", "rotary", "exit roundabout", "exit rotary"):
+            expect(isinstance(m.get("exit"), int) and m["exit"] >= 1, f"{sw}: {m.get('type')} without an exit number")
+        intersections = step.get("intersections", [])
+        expect(len(intersections) >= 1, f"{sw} has no intersections")
+        for k, i in enumerate(intersections):
+            check_intersection(i, f"{sw}.intersections[{k}]", expect)
+        coords = step_coordinates(step, precision)
+        expect(len(coords) >= 2, f"{sw}.geometry has {len(coords)} coordinates")
+        if coords and m.get("location"):
+            expect(haversine(coords[0], m["location"]) < 0.5, f"{sw}: the maneuver is not where the step geometry starts")
+        if m.get("type") != "arrive":
+            joined += coords if not joined else coords[1:]
+    same = len(joined) == len(leg_coords) and all(abs(a[0] - b[0]) <= 1.5e-6 and abs(a[1] - b[1]) <= 1.5e-6
+                                                  for a, b in zip(joined, leg_coords))
+    expect(same, f"{lw}: step geometries join to {len(joined)} coordinates, the leg has {len(leg_coords)}")
+    for key in ("distance", "duration"):
+        total = sum(step.get(key, 0) for step in steps)
+        expect(abs(total - leg.get(key, 0)) < 0.05 * len(steps) + 0.1, f"{lw}: step {key}s add up to {total:.1f}, the leg's is {leg.get(key)}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directions")
@@ -207,6 +279,8 @@ def main():
                    f"{lw}: distance {leg.get('distance')} but annotations add up to {total:.1f}")
             valid_congestion = {"unknown", "low", "moderate", "heavy", "severe"}
             expect(all(c in valid_congestion for c in annotation.get("congestion", [])), f"{lw}: unknown congestion value")
+            if "steps" in leg and end < len(coords):
+                check_steps(leg, lw, coords[start:end + 1], args.precision, expect)
             start = end
         expect(start == len(coords) - 1, f"{where}: legs cover {start} segments, the geometry has {len(coords) - 1}")
         if waypoints and coords:

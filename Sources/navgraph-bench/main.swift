@@ -3,7 +3,8 @@ import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes]
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
-// Measures in-process latency of snap + query + path unpacking + leg building over the pairs, and the
+// Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
+// steps built), and the
 // customization time of every avoid combination and of the traffic update. Prints one JSON object to stdout;
 // progress goes to stderr.
 
@@ -49,14 +50,15 @@ func readPairs(_ path: String) -> [(Coordinate, Coordinate)] {
     }
 }
 
-func measure(_ label: String, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions) -> Measurement {
+func measure(_ label: String, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions, steps: Bool = false) -> Measurement {
     var latencies: [Double] = []
     var failed = 0, alternatives = 0, withAlternative = 0, routeEdges = 0
     let start = now()
     for (source, target) in pairs {
         let begin = now()
         do {
-            let response = try router.route([source, target], options: options)
+            var response = try router.route([source, target], options: options)
+            if steps { router.addSteps(to: &response) }
             latencies.append((now() - begin) * 1000)
             routeEdges += response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }
             alternatives += response.routes.count - 1
@@ -163,6 +165,8 @@ do {
     plain.radius = 2000
     _ = measure("warm-up", router: router, pairs: Array(pairs.prefix(200)), options: plain)
     measurements.append(measure("plain", router: router, pairs: pairs, options: plain))
+    // The same queries with turn-by-turn steps built (what a Directions response with steps costs beyond routing).
+    measurements.append(measure("plain + steps", router: router, pairs: pairs, options: plain, steps: true))
     var avoiding = plain
     avoiding.avoid = try AvoidSet(parsing: options["avoid"] ?? "toll,ferry,highway")
     measurements.append(measure("avoid " + avoiding.avoid.listed.joined(separator: "+"), router: router, pairs: pairs, options: avoiding))

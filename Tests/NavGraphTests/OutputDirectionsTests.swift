@@ -15,7 +15,7 @@ import NavGraph
             let legs = try #require(json["legs"] as? [[String: Any]])
             #expect(legs.count == route.legs.count)
             for (legJSON, leg) in zip(legs, route.legs) {
-                #expect((legJSON["steps"] as? [Any])?.isEmpty == true)
+                #expect((legJSON["steps"] as? [Any])?.count == leg.steps.count)
                 let annotation = try #require(legJSON["annotation"] as? [String: [Any]])
                 for key in ["distance", "duration", "speed", "congestion", "congestion_numeric"] {
                     #expect(annotation[key]?.count == leg.coordinates.count - 1, "\(key)")

@@ -35,31 +35,34 @@ struct JunctionView {
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
 struct JunctionReader {
     let graph: RoutingGraph
-    /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead).
+    /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
+    /// roundabout's ring, which curves away at once.
     static let lookahead = 12.0
+    static let ringLookahead = 4.0
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
     func bearingFromStart(directedEdge d: Int) -> Double {
         let edge = d >> 1
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let forward = d & 1 == 0
+        let lookahead = graph.flags(edge: edge).contains(.roundabout) ? Self.ringLookahead : Self.lookahead
         let origin = graph.coordinate(shapePoint: forward ? first : last)
         var travelled = 0.0
         var previous = origin
         var index = forward ? first + 1 : last - 1
         while forward ? index <= last : index >= first {
             let point = graph.coordinate(shapePoint: index)
-            let step = Geo.haversine(previous, point)
-            if travelled + step >= Self.lookahead && step > 0 {
-                let t = (Self.lookahead - travelled) / step
+            let step = Bearing.planarMetres(previous, point)
+            if travelled + step >= lookahead && step > 0 {
+                let t = (lookahead - travelled) / step
                 let target = Coordinate(lat: previous.lat + (point.lat - previous.lat) * t, lon: previous.lon + (point.lon - previous.lon) * t)
-                return Bearing.between(origin, target)
+                return Bearing.planar(origin, target)
             }
             travelled += step
             previous = point
             index += forward ? 1 : -1
         }
-        return Bearing.between(origin, previous)
+        return Bearing.planar(origin, previous)
     }
 
     /// Head junction of a directed edge.
@@ -72,8 +75,12 @@ struct JunctionReader {
         let reverseIn = incoming ^ 1
         let from = routingNode ?? Int(graph.routingNodeOfEdge[incoming])
         var roads: [JunctionRoad] = []
+        roads.reserveCapacity(Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node]))
         for slot in Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1]) {
             let leaving = Int(graph.junctionOut[slot])
+            // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
+            if leaving != outgoing && leaving != reverseIn
+                && (graph.flags(edge: leaving >> 1).contains(.privateAccess) || graph.roadClass(edge: leaving >> 1) == .track) { continue }
             var entry = false
             if from >= 0 {
                 for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])

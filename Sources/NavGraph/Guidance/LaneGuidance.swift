@@ -1,6 +1,7 @@
 /// Lanes of an approach from its `turn:lanes` tag, marked valid and active for a maneuver.
 enum LaneGuidance {
-    /// OSM `turn:lanes` values as the Directions API's indications.
+    /// OSM `turn:lanes` values as the Directions API's indications, in the vocabulary the Mapbox SDK's
+    /// `LaneIndication` decodes (it rejects anything else, so merges become slight turns).
     static func indication(_ value: Substring) -> String {
         switch value.trimmingCharacters(in: .whitespaces) {
         case "left": "left"
@@ -11,8 +12,8 @@ enum LaneGuidance {
         case "slight_right": "slight right"
         case "sharp_right": "sharp right"
         case "reverse": "uturn"
-        case "merge_to_left": "merge to left"
-        case "merge_to_right": "merge to right"
+        case "merge_to_left": "slight left"
+        case "merge_to_right": "slight right"
         default: "none"
         }
     }

@@ -4,7 +4,7 @@ extension StepBuilder {
         let last = leg.coordinates.count - 1
         let edges = leg.directedEdges
         // Which edge change (k) happens at each coordinate, for listing intersections.
-        var junctionAt: [Int: Int] = [:]
+        var junctionAt = [Int?](repeating: nil, count: leg.coordinates.count)
         for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = k }
         var steps: [GuidanceStep] = []
         var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
@@ -41,8 +41,7 @@ extension StepBuilder {
             }
             let maneuver = Maneuver(type: mark.type, modifier: mark.modifier, location: leg.coordinates[mark.coordinate],
                                     bearingBefore: Bearing.wire(mark.bearingBefore), bearingAfter: Bearing.wire(mark.bearingAfter),
-                                    exit: mark.exit, notice: mark.notice,
-                                    side: isArrive ? arrivalSide(leg, side: side) : nil)
+                                    exit: mark.exit, notice: mark.notice)
             var intersections: [Intersection] = []
             if mark.type == .depart {
                 intersections.append(Intersection(location: leg.coordinates[0], bearings: [Bearing.wire(mark.bearingAfter)], entry: [true],
@@ -54,7 +53,10 @@ extension StepBuilder {
             if !isArrive {
                 let passedStart = mark.type == .depart ? 1 : mark.coordinate
                 for coordinate in passedStart..<max(passedStart, end) {
-                    guard let k = junctionAt[coordinate], let junction = view(k) else { continue }
+                    guard let k = junctionAt[coordinate] else { continue }
+                    let node = Int(edges[k] & 1 == 0 ? graph.edgeFrom[edges[k] >> 1] : graph.edgeTo[edges[k] >> 1])
+                    if coordinate != mark.coordinate && graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] <= 2 { continue }
+                    guard let junction = view(k) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
                     intersections.append(intersection(junction, k: k, leg: leg, modifier: coordinate == mark.coordinate ? mark.modifier : nil))
                 }
@@ -83,11 +85,6 @@ extension StepBuilder {
                             geometryIndex: leg.edgeFirstSegment[k], lanes: LaneGuidance.lanes(tag: lanesTag, direction: direction),
                             isTollCollection: control.contains(.tollBooth), hasTrafficSignal: control.contains(.trafficSignals),
                             hasStopSign: control.contains(.stop), hasYieldSign: control.contains(.giveWay))
-    }
-
-    /// Whether the destination lies left or right of the last segment (straight when on it).
-    func arrivalSide(_ leg: RouteLeg, side: DrivingSide) -> ManeuverModifier? {
-        nil
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.

@@ -28,6 +28,9 @@ public struct StepBuilder {
         var rotaryName = ""
     }
 
+    /// A toll road entered within this many metres of the last toll piece is not announced again.
+    static let tollQuietDistance = 5000.0
+
     /// The steps of a leg, depart first and arrive last.
     public func steps(for leg: RouteLeg) -> [GuidanceStep] {
         let coordinates = leg.coordinates
@@ -38,7 +41,7 @@ public struct StepBuilder {
             return fallbackSteps(leg, side: side)
         }
         // Junction views at each edge change that lies strictly inside the leg.
-        var views: [Int: JunctionView] = [:]
+        var views = [JunctionView?](repeating: nil, count: edges.count)
         func view(_ k: Int) -> JunctionView? {
             if let cached = views[k] { return cached }
             let at = leg.edgeFirstSegment[k]
@@ -51,13 +54,23 @@ public struct StepBuilder {
         let departBearing = segmentBearing(coordinates, from: 0)
         var marks = [Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
                           bearingAfter: departBearing)]
+        var announcedEdge = edges[0] >> 1
+        var lastToll = -Double.infinity
+        var along = [0.0]
+        along.reserveCapacity(coordinates.count)
+        for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
         var k = 1
         while k < edges.count {
             defer { k += 1 }
+            let at = leg.edgeFirstSegment[k]
+            if graph.flags(edge: edges[k - 1] >> 1).contains(.toll) { lastToll = along[min(at, along.count - 1)] }
+            let marksBefore = marks.count
+            defer { if marks.count > marksBefore, let last = marks.last { announcedEdge = edges[last.edgeIndex] >> 1 } }
+            // Fast path: where only the two roads of the route meet and nothing changes, there is nothing to say.
+            if isPlainJoint(edges[k - 1], edges[k], announcedEdge: announcedEdge) { continue }
             guard let junction = view(k) else { continue }
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
-            let at = leg.edgeFirstSegment[k]
             var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
                             bearingAfter: junction.bearingAfter, node: junction.node)
             if !inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
@@ -71,11 +84,12 @@ public struct StepBuilder {
                     j += 1
                 }
                 if j < edges.count, let exitView = view(j) {
+                    // As OSRM: the roundabout step's modifier is the turn onto the ring; a small roundabout announced as
+                    // a turn takes the overall direction.
                     let total = Bearing.deviation(from: junction.bearingBefore, to: exitView.bearingAfter)
-                    mark.modifier = TurnClassifier.modifier(deviation: total)
+                    mark.modifier = TurnClassifier.modifier(deviation: kind.type == .roundaboutTurn ? total : junction.deviation)
                     mark.exit = exits + 1
                     if kind.type == .roundaboutTurn {
-                        mark.exit = nil
                         marks.append(mark)
                         k = j
                         continue
@@ -111,11 +125,12 @@ public struct StepBuilder {
                 marks.append(mark)
                 continue
             }
-            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing) {
+            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing, announcedEdge: announcedEdge) {
                 mark.type = type
                 mark.modifier = modifier
                 marks.append(mark)
-            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) {
+            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) && along[at] - lastToll > Self.tollQuietDistance {
+                // Entering a toll road, announced once (not where toll and free pieces of one motorway alternate).
                 mark.type = .notification
                 mark.notice = .tollRoad
                 mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
@@ -129,19 +144,31 @@ public struct StepBuilder {
         return assemble(marks, leg: leg, side: side, view: view)
     }
 
-    /// Exits a car could leave the ring by at a junction inside it.
+    /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name
+    /// (as announced), class family and roundabout, ferry and toll state: no maneuver and no intersection there.
+    func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
+        let node = reader.head(of: incoming)
+        guard graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] == 2 else { return false }
+        let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
+        guard graph.edgeFlags[incoming >> 1] & mask == graph.edgeFlags[outgoing >> 1] & mask,
+              graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1] else { return false }
+        return !classifier.namesDiffer(announcedEdge, outgoing >> 1) && outgoing != incoming ^ 1
+    }
+
+    /// 1 when a road a car may drive leaves the ring at this junction (turn restrictions aside): exits are counted
+    /// per junction, as OSRM does.
     func exitCount(_ view: JunctionView) -> Int {
-        view.roads.indices.filter { index in
-            index != view.inIndex && index != view.outIndex && view.roads[index].entry
+        view.roads.indices.contains { index in
+            index != view.inIndex && index != view.outIndex && graph.routingNodeOfEdge[view.roads[index].leaving] >= 0
                 && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
-        }.count
+        } ? 1 : 0
     }
 
     /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn.
     func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
         var length = 0.0, junctions = 0
         var current = d
-        var names = Set<UInt32>()
+        var names = Set<UInt32>(), connectedNames = Set<UInt32>()
         for _ in 0..<64 {
             let edge = current >> 1
             length += graph.edgeLength[edge]
@@ -149,6 +176,9 @@ public struct StepBuilder {
             let node = reader.head(of: current)
             let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
             if slots.count > 2 { junctions += 1 }
+            for slot in slots where !graph.flags(edge: Int(graph.junctionOut[slot]) >> 1).contains(.roundabout) {
+                connectedNames.insert(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
+            }
             guard let next = slots.lazy.map({ Int(self.graph.junctionOut[$0]) }).first(where: { next in
                 next != current ^ 1 && self.graph.flags(edge: next >> 1).contains(.roundabout) && self.graph.routingNodeOfEdge[next] >= 0
             }) else { break }
@@ -157,8 +187,8 @@ public struct StepBuilder {
         }
         let radius = length / (2 * .pi)
         if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
-        if names.count == 1, let name = names.first, name != 0, radius > 15 { return (.rotary, radius) }
-        if radius < 5 && junctions <= 4 { return (.roundaboutTurn, radius) }
+        if names.count == 1, let name = names.first, name != 0, !connectedNames.contains(name), radius > 15 { return (.rotary, radius) }
+        if radius < 10 && junctions <= 4 { return (.roundaboutTurn, radius) }
         return (.roundabout, radius)
     }
 

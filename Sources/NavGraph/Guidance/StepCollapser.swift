@@ -44,20 +44,25 @@ struct StepCollapser {
             merged.bearingBefore = previous.bearingBefore
             merged.node = previous.node
             let sameSide = (previous.modifier.map(Self.isRight) ?? false) == (mark.modifier.map(Self.isRight) ?? false)
+            let gap = along[mark.coordinate] - along[previous.coordinate]
             if abs(total) > 150 && sameSide && previous.type != .newName && mark.type != .newName {
+                // Two quick turns through a median: one U-turn.
                 merged.type = nameAfter == nameBefore ? .continue : .turn
                 merged.modifier = .uturn
-            } else if previous.type == .newName && mark.type != .newName {
+            } else if previous.type == .newName && mark.type != .newName && gap < 10 {
                 // The name change is part of the next maneuver.
                 merged = mark
-            } else {
-                let modifier = TurnClassifier.modifier(deviation: total)
-                if modifier == .straight && nameAfter == nameBefore {
+            } else if abs(total) <= 20 && !sameSide && gap < 15 {
+                // A staggered crossing: left then right (or right then left) onto a road going on straight.
+                if nameAfter == nameBefore {
                     marks.removeLast()
                     continue
                 }
-                merged.type = modifier == .straight ? .newName : (previous.type == .endOfRoad ? .endOfRoad : .turn)
-                merged.modifier = modifier
+                merged.type = .newName
+                merged.modifier = .straight
+            } else {
+                marks.append(mark)
+                continue
             }
             marks[marks.count - 1] = merged
         }

@@ -43,20 +43,25 @@ struct TurnClassifier {
     func namesDiffer(_ a: Int, _ b: Int) -> Bool {
         let from = nameKey(a), to = nameKey(b)
         if from == to || to == 0 { return false }
+        // Only the refs differ on two nameless roads: not worth a word (OSRM is silent too).
+        if graph.edgeName[a] == 0 && graph.edgeName[b] == 0 && from != 0 { return false }
         if graph.edgeName[a] != 0 && graph.edgeName[a] == graph.edgeName[b] { return false }
         if graph.edgeRef[a] != 0 && graph.edgeRef[a] == graph.edgeRef[b] && graph.edgeName[b] == 0 { return false }
         return true
     }
 
     /// The maneuver at a junction, or nil when nothing needs saying.
-    func classify(_ view: JunctionView, incoming: Int, outgoing: Int) -> (ManeuverType, ManeuverModifier)? {
+    /// `announcedEdge` is an edge of the road the current step was announced with (a name change is judged against
+    /// it, so that A, a nameless piece, then A again says nothing).
+    func classify(_ view: JunctionView, incoming: Int, outgoing: Int, announcedEdge: Int) -> (ManeuverType, ManeuverModifier)? {
         let inEdge = incoming >> 1, outEdge = outgoing >> 1
         let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
         let deviation = view.deviation
         var modifier = Self.modifier(deviation: deviation)
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
         let others = view.otherExits
-        let renamed = namesDiffer(inEdge, outEdge)
+        let renamed = namesDiffer(announcedEdge, outEdge)
+        let fromNameless = graph.edgeName[inEdge] == 0 && graph.edgeName[outEdge] != 0
         let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
 
         // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
@@ -64,6 +69,7 @@ struct TurnClassifier {
             if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
                 return (.merge, mergeSide(view))
             }
+            if renamed && abs(deviation) > 30 { return (.turn, modifier) }
             if renamed { return (.newName, modifier) }
             return nil
         }
@@ -84,24 +90,26 @@ struct TurnClassifier {
         // Forks: two similar roads both going roughly ahead, none clearly straight.
         if outStraightness < 50, let rival = similarCompetitors.first, similarCompetitors.count == 1 {
             let rivalDeviation = abs(view.deviation(of: rival))
-            let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
+            let rivalPriority = Self.priority(graph.roadClass(edge: rival.edge))
+            let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
+                || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
                 return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
             }
         }
 
-        // The obvious way on: nearly straight and no similar road nearly as straight, or the same road bending while
-        // everything else is minor.
+        // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
+        // while everything else is minor. A name change at a real crossing is a turn (straight), not a new name.
         let bestRival = similarCompetitors.map { abs(view.deviation(of: $0)) }.min() ?? 180
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
         let sameRoad = !renamed && nameKey(inEdge) != 0
         let othersMinor = others.allSatisfy { Self.priority(graph.roadClass(edge: $0.edge)) > max(inPriority, outPriority) + 1 }
         if obviousStraight {
-            if renamed { return (.newName, modifier) }
-            return nil
+            if !renamed { return nil }
+            return fromNameless ? (.turn, modifier) : (.newName, modifier)
         }
-        if sameRoad && othersMinor && outStraightness < 60 { return nil }
+        if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
 
         // End of road: nothing ahead, the route turns onto a road that runs through to the other side.
@@ -110,17 +118,15 @@ struct TurnClassifier {
         }) {
             // A T: exactly three roads, and the other branch can be entered and runs on opposite the way out.
             let opposite = view.roads.count == 3 && view.roads.indices.contains { index in
-                index != view.inIndex && index != view.outIndex && view.roads[index].entry
-                    && abs(Bearing.deviation(from: view.roads[index].bearing, to: view.bearingAfter)) > 140
+                let other = view.deviation(of: view.roads[index])
+                return index != view.inIndex && index != view.outIndex && view.roads[index].entry
+                    && abs(other) >= 50 && abs(other) <= 130 && (other > 0) != (deviation > 0)
+                    && Self.priority(graph.roadClass(edge: view.roads[index].edge)) == outPriority
+                    && nameKey(view.roads[index].edge) == nameKey(outEdge) && nameKey(outEdge) != 0 && nameKey(outEdge) != nameKey(inEdge)
             }
             if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
         }
-        if modifier == .straight {
-            return (renamed ? .newName : .continue, .straight)
-        }
-        if sameRoad && !renamed {
-            return (.continue, modifier)
-        }
+        if modifier == .straight { return (sameRoad ? .continue : .turn, .straight) }
         if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
         return (.turn, modifier)
     }
