@@ -3,7 +3,7 @@
 # the same request lists built from the same pairs, the same worker threads, driven by Debian's wrk in one run.
 #
 # Usage: Benchmarks/server_bench.sh [EXTRACT] [SECONDS]     (default milan, 10 s per case)
-#   THREADS=2 CONNECTIONS=16 PAIRS=1000 SEED=12 ROUNDS=3
+#   THREADS=2 CONNECTIONS=16 TABLE_CONNECTIONS=2 PAIRS=1000 SEED=12 ROUNDS=3
 # Needs: wrk (apt), the peers venv (Tools/setup_peers.sh: osrm-bindings, pyosmium), a release build.
 # Scratch goes to Benchmarks/work/server/; the summary table to stdout and Benchmarks/results/server-$EXTRACT.md.
 set -euo pipefail
@@ -101,11 +101,18 @@ PIDS[osrm-mld]=$!
 trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done' EXIT
 for server in navgraph osrm-ch osrm-mld; do wait_ready "${PORTS[$server]}"; done
 for round in $(seq 1 "$ROUNDS"); do
-  for list in plain steps_alt3 table100; do
+  for list in plain steps_alt3; do
     for server in navgraph osrm-ch osrm-mld; do
       echo "$server $list $(run_case "$server" "${PORTS[$server]}" "$list")" | tee -a "$RESULT" >&2
     done
   done
+done
+# Tables last, on fewer connections: a server keeps computing the tables it has read after wrk stops, which
+# would otherwise slow whatever case runs next.
+CONNECTIONS="${TABLE_CONNECTIONS:-2}"
+for server in navgraph osrm-ch osrm-mld; do
+  echo "$server table100 $(run_case "$server" "${PORTS[$server]}" table100)" | tee -a "$RESULT" >&2
+  sleep 10
 done
 for server in navgraph osrm-ch osrm-mld; do
   echo "$server rss_kb $(rss_kb "${PIDS[$server]}") pss_kb $(pss_kb "${PIDS[$server]}")" | tee -a "$RESULT" >&2
@@ -115,7 +122,7 @@ done
 import sys
 lines = [l.split() for l in open(sys.argv[1])]
 extract, threads, connections, seconds, pairs = sys.argv[2:7]
-import statistics
+import os, statistics
 grouped = {}
 for l in lines:
     if l[1] != "rss_kb": grouped.setdefault((l[0], l[1]), []).append(l[2:6])
@@ -125,7 +132,7 @@ runs = {k: [statistics.median(float(r[0]) for r in v), statistics.median(float(r
 mem = {l[0]: (int(l[2]), int(l[4])) for l in lines if l[1] == "rss_kb"}
 print(f"# navgraph serve vs osrm-routed on {extract}\n")
 rounds = max(len(v) for v in grouped.values())
-print(f"wrk {threads} threads, {connections} connections, {seconds} s per case, {rounds} interleaved rounds (medians); "
+print(f"wrk {threads} threads, {connections} connections ({os.environ.get('TABLE_CONNECTIONS', '2')} for tables, run once after the rounds), {seconds} s per case, {rounds} interleaved rounds of the route cases (medians); "
       f"servers with {threads} worker threads side by side; {pairs} pairs from Tools/make_pairs.py; one run of Benchmarks/server_bench.sh.\n")
 print("| case | server | QPS | p50 ms | p99 ms | non-2xx | QPS vs OSRM CH | p99 vs OSRM CH |")
 print("|---|---|---|---|---|---|---|---|")
