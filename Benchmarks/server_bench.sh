@@ -109,16 +109,18 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 # Tables last, on fewer connections: a server keeps computing the tables it has read after wrk stops, which
 # would otherwise slow whatever case runs next.
+ROUTE_CONNECTIONS="$CONNECTIONS"
 CONNECTIONS="${TABLE_CONNECTIONS:-2}"
 for server in navgraph osrm-ch osrm-mld; do
   echo "$server table100 $(run_case "$server" "${PORTS[$server]}" table100)" | tee -a "$RESULT" >&2
   sleep 10
 done
+CONNECTIONS="$ROUTE_CONNECTIONS"
 for server in navgraph osrm-ch osrm-mld; do
   echo "$server rss_kb $(rss_kb "${PIDS[$server]}") pss_kb $(pss_kb "${PIDS[$server]}")" | tee -a "$RESULT" >&2
 done
 
-"$PY" - "$RESULT" "$EXTRACT" "$THREADS" "$CONNECTIONS" "$SECONDS_PER_CASE" "$PAIRS" <<'PYEOF' | tee "Benchmarks/results/server-$2.md"
+"$PY" - "$RESULT" "$EXTRACT" "$THREADS" "$CONNECTIONS" "$SECONDS_PER_CASE" "$PAIRS" <<'PYEOF' | tee "Benchmarks/results/server-$EXTRACT.md"
 import sys
 lines = [l.split() for l in open(sys.argv[1])]
 extract, threads, connections, seconds, pairs = sys.argv[2:7]
