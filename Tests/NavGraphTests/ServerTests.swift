@@ -82,6 +82,21 @@ import Glibc
         }
         #expect(pairs >= 30)
 
+        // Durations alone come from the bucket table: exactly the point-to-point search costs.
+        let (_, bucket) = try RawHTTP.json(port: server.port, target: "/table/v1/driving/" + tablePoints.map(osrmPoint).joined(separator: ";"))
+        let bucketDurations = bucket["durations"] as? [[Any]] ?? []
+        #expect(bucket["distances"] == nil)
+        let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+        let tableSnaps = try tablePoints.enumerated().map { try router.snap($0.element, index: $0.offset, options: Self.serverOptions(), metric: metric) }
+        for i in 0..<8 {
+            for j in 0..<8 {
+                let expected = router.legPath(from: tableSnaps[i], to: tableSnaps[j], metric: metric, algorithm: .hierarchy).map { Double($0.cost) / 1000 }
+                let got = bucketDurations[safe: i]?[safe: j]
+                if let expected { #expect(Self.same(got, expected), "bucket \(i) -> \(j)") } else { #expect(got is NSNull, "bucket \(i) -> \(j)") }
+                #expect(Self.same(got, (durations[safe: i]?[safe: j] as? Double) ?? -1) || (got is NSNull && durations[safe: i]?[safe: j] is NSNull))
+            }
+        }
+
         // Nearest: the first waypoint is the library's snap; the others are farther.
         for point in points.prefix(5) {
             let (status, nearest) = try RawHTTP.json(port: server.port, target: "/nearest/v1/car/\(osrmPoint(point))?number=3")

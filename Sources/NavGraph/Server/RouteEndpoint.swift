@@ -163,7 +163,21 @@ struct RouteEndpoint {
             // Unknown tags fall back to English; a missing phrasebook leaves the text out rather than failing the route.
             output.narrator = try? PhrasebookNarrator(locale: parameters.language, units: parameters.voiceUnits)
         }
-        var json = DirectionsResponse.json(response, output)
+        // Without steps and annotations nothing per-segment reaches the body: hand the writer legs cut down to
+        // their end points (the overview geometry below is made from the full route).
+        var written = response
+        if !parameters.steps && parameters.annotations.isEmpty {
+            for r in written.routes.indices {
+                for l in written.routes[r].legs.indices {
+                    let leg = written.routes[r].legs[l]
+                    if let first = leg.coordinates.first, let last = leg.coordinates.last {
+                        written.routes[r].legs[l].coordinates = [first, last]
+                    }
+                    written.routes[r].legs[l].annotations = []
+                }
+            }
+        }
+        var json = DirectionsResponse.json(written, output)
         json.update("routes") { routes in
             guard case .array(let items) = routes else { return routes }
             return .array(zip(items, response.routes).map { item, route in
@@ -174,7 +188,7 @@ struct RouteEndpoint {
                     shaped.update("geometry") { _ in
                         DirectionsResponse.geometry(Simplification.douglasPeucker(route.coordinates, toleranceMetres: 5), parameters.geometry)
                     }
-                default: break
+                default: shaped.update("geometry") { _ in DirectionsResponse.geometry(route.coordinates, parameters.geometry) }
                 }
                 shaped.update("legs") { legs in
                     guard case .array(let legItems) = legs else { return legs }

@@ -39,8 +39,10 @@ struct TableEndpoint {
         } catch let error as NavGraphError {
             throw OSRMError(error)
         }
-        let matrix = try TableComputation.pairwise(router: router, sources: sources.compactMap { snaps[$0] },
-                                                   destinations: destinations.compactMap { snaps[$0] }, metric: metric, deadline: deadline)
+        let sourceSnaps = sources.compactMap { snaps[$0] }, destinationSnaps = destinations.compactMap { snaps[$0] }
+        let matrix = wantDistances
+            ? try TableComputation.pairwise(router: router, sources: sourceSnaps, destinations: destinationSnaps, metric: metric, deadline: deadline)
+            : (durations: TableComputation.durations(router: router, sources: sourceSnaps, destinations: destinationSnaps, metric: metric), distances: [])
         func waypoint(_ index: Int) -> JSON {
             guard let snap = snaps[index] else { return .null }
             return .object([
@@ -66,6 +68,19 @@ struct TableEndpoint {
 /// Many-to-many travel times and distances. This is the one place the table service computes them, so a
 /// dedicated matrix engine can replace the pairwise routing below.
 public enum TableComputation {
+    /// Seconds for each source × destination pair (nil where unreachable) by hierarchy buckets; pairs on one
+    /// road edge go through the point-to-point rules. Equal to `pairwise`'s durations.
+    public static func durations(router: Router, sources: [Snap], destinations: [Snap], metric: RoutingMetric) -> [[Double?]] {
+        var table = BucketTable(graph: router.graph, metric: metric)
+        var costs = table.costs(sources: sources, destinations: destinations, costs: router.costs)
+        for (row, source) in sources.enumerated() {
+            for (column, destination) in destinations.enumerated() where destination.edge == source.edge {
+                costs[row][column] = router.legPath(from: source, to: destination, metric: metric, algorithm: .hierarchy)?.cost
+            }
+        }
+        return costs.map { $0.map { $0.map { Double($0) / 1000 } } }
+    }
+
     /// Seconds and metres for each source × destination pair (nil where unreachable), routed pair by pair with
     /// the router's hierarchy search. Durations are the search cost (whole milliseconds per road edge, so they
     /// can differ from `/route`'s per-segment sum by a few milliseconds, as OSRM's table and route do);
