@@ -4,7 +4,7 @@ import NavGraph
 /// `navgraph isochrone`: GeoJSON polygons of the area reachable from (or, with --reverse, reaching) a point.
 enum IsochroneCommand {
     static let allowed: Set<String> = ["minutes", "output", "avoid", "avoid-trunk", "avoid-mode", "traffic", "depart", "radius", "reverse",
-                                       "theme", "cell", "quiet"]
+                                       "theme", "cell", "quiet", "no-verify"]
 
     static func run(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
@@ -22,7 +22,7 @@ enum IsochroneCommand {
         let quiet = arguments.flags.contains("quiet")
         let clock = ContinuousClock()
         let started = clock.now
-        let graph = try RoutingGraph(path: arguments.positionals[0])
+        let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
         if let trafficPath = arguments.options["traffic"] {
             let table = try TrafficFile.load(path: trafficPath, graph: graph)

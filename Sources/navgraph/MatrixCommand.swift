@@ -5,7 +5,7 @@ import NavGraph
 /// of OSRM's table response (JSON) or long-form CSV.
 enum MatrixCommand {
     static let allowed: Set<String> = ["destinations", "output", "annotations", "avoid", "avoid-trunk", "avoid-mode", "traffic", "depart",
-                                       "radius", "skip-unsnappable", "quiet"]
+                                       "radius", "skip-unsnappable", "quiet", "no-verify"]
 
     static func run(_ arguments: Arguments) throws {
         try arguments.check(allowed: allowed)
@@ -27,7 +27,7 @@ enum MatrixCommand {
         let destinationPath = arguments.options["destinations"]
         let destinationPoints = try destinationPath.map(MatrixPointsReader.read(path:))
         let departure = try arguments.options["depart"].map(parseDeparture)
-        let graph = try RoutingGraph(path: graphPath)
+        let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
         if let trafficPath = arguments.options["traffic"] {
             let table = try TrafficFile.load(path: trafficPath, graph: graph)
