@@ -13,6 +13,8 @@ then times, REPS times each (median reported):
             with durations only and with durations and distances;
   OSRM      one `GET /table/v1/driving/{N points}?annotations=...` to osrm-routed (-t 2, loopback, keep-alive),
             client-side wall time until the whole response is read, for each algorithm in --algorithms.
+Besides wall time it records CPU seconds (user + system, all threads): of the whole navgraph process, and of
+osrm-routed during the request (from /proc) - on a loaded machine the CPU ratio is the steadier one.
 The cells both engines answer are compared (median and p95 of |navgraph − OSRM| / OSRM duration; the profiles
 differ, so this is a sanity check, not an exactness test). With --isochrone it also times the whole process
 `navgraph isochrone GRAPH LAT,LON --minutes 5,10,15` from the first point. Every subprocess and request is bounded
@@ -21,6 +23,8 @@ in time; osrm-routed listens on 127.0.0.1 only and is stopped at the end.
 import argparse
 import http.client
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -43,13 +47,26 @@ def osrm_pkg():
         sys.exit("matrix_bench: run with the peers venv python (Tools/setup_peers.sh)")
 
 
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid):
+    """CPU seconds (user + system) a running process has used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_timed(cmd, timeout):
+    """Wall and CPU (user + system, all threads) seconds of a whole process, and its stderr."""
+    cpu = children_cpu()
     start = time.monotonic()
     proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         raise RuntimeError(f"{cmd[0]} failed: {proc.stderr[-2000:]}")
-    return wall, proc.stderr
+    return wall, children_cpu() - cpu, proc.stderr
 
 
 def prepare_osrm(pkg, pbf, name, algos, logf):
@@ -80,19 +97,22 @@ def prepare_osrm(pkg, pbf, name, algos, logf):
     return base_dir, steps
 
 
-def osrm_table(port, points, annotations, timeout):
+def osrm_table(port, pid, points, annotations, timeout):
+    """Wall seconds until the whole response is read, the server's CPU seconds meanwhile, and the table."""
     coords = ";".join(f"{lon:.6f},{lat:.6f}" for lon, lat in points)
     path = f"/table/v1/driving/{coords}?annotations={annotations}"
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    cpu = process_cpu(pid)
     start = time.monotonic()
     conn.request("GET", path)
     response = conn.getresponse()
     body = response.read()
     wall = time.monotonic() - start
+    cpu = process_cpu(pid) - cpu
     conn.close()
     if response.status != 200:
         raise RuntimeError(f"OSRM table: HTTP {response.status}: {body[:300]!r}")
-    return wall, json.loads(body)
+    return wall, cpu, json.loads(body)
 
 
 def compare(ours, theirs):
@@ -158,14 +178,16 @@ def main():
         pts_file.write_text("lon,lat\n" + "".join(f"{lon:.6f},{lat:.6f}\n" for lon, lat in pts))
         for annotations in ("duration", "duration,distance"):
             out = work / f"navgraph-{n}.json"
-            walls, stderr = [], ""
+            walls, cpus, stderr = [], [], ""
             for _ in range(args.reps):
-                wall, stderr = run_timed([args.navgraph, "matrix", graph, pts_file, "--output", out, "--annotations", annotations,
-                                          "--skip-unsnappable"], args.timeout)
+                wall, cpu, stderr = run_timed([args.navgraph, "matrix", graph, pts_file, "--output", out, "--annotations", annotations,
+                                               "--skip-unsnappable"], args.timeout)
                 walls.append(wall)
-            peerlib.log(f"[navgraph] {n}x{n} {annotations}: median {statistics.median(walls):.3f} s; {stderr.strip()}")
-            result["runs"].append({"engine": "navgraph", "size": n, "annotations": annotations, "wall_s": walls,
-                                   "median_s": round(statistics.median(walls), 4), "stderr": stderr.strip().splitlines()})
+                cpus.append(cpu)
+            peerlib.log(f"[navgraph] {n}x{n} {annotations}: median {statistics.median(walls):.3f} s, cpu {statistics.median(cpus):.3f} s; {stderr.strip()}")
+            result["runs"].append({"engine": "navgraph", "size": n, "annotations": annotations, "wall_s": walls, "cpu_s": cpus,
+                                   "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4),
+                                   "stderr": stderr.strip().splitlines()})
             if annotations == "duration":
                 navgraph_tables[n] = json.loads(out.read_text())["durations"]
             out.unlink()
@@ -183,36 +205,45 @@ def main():
             server.wait_ready(probe)
             for n in sizes:
                 for annotations in ("duration", "duration,distance"):
-                    osrm_table(port, points[:min(n, 50)], annotations, args.timeout)   # warm-up
-                    walls, table = [], None
+                    osrm_table(port, server.proc.pid, points[:min(n, 50)], annotations, args.timeout)   # warm-up
+                    walls, cpus, table = [], [], None
                     for _ in range(args.reps):
-                        wall, table = osrm_table(port, points[:n], annotations, args.timeout)
+                        wall, cpu, table = osrm_table(port, server.proc.pid, points[:n], annotations, args.timeout)
                         walls.append(wall)
-                    run = {"engine": f"osrm-{algo}", "size": n, "annotations": annotations, "wall_s": walls,
-                           "median_s": round(statistics.median(walls), 4)}
+                        cpus.append(cpu)
+                    run = {"engine": f"osrm-{algo}", "size": n, "annotations": annotations, "wall_s": walls, "cpu_s": cpus,
+                           "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4)}
                     if annotations == "duration":
                         run["agreement"] = compare(navgraph_tables[n], table["durations"])
-                    peerlib.log(f"[osrm-{algo}] {n}x{n} {annotations}: median {run['median_s']:.3f} s {run.get('agreement', '')}")
+                    peerlib.log(f"[osrm-{algo}] {n}x{n} {annotations}: median {run['median_s']:.3f} s, server cpu {run['median_cpu_s']:.3f} s "
+                                f"{run.get('agreement', '')}")
                     result["runs"].append(run)
             result["steps"][f"routed_{algo}_peak_rss_kb"] = server.peak_rss_kb()
 
     if args.isochrone:
         lon, lat = points[0]
-        walls, stderr = [], ""
         out = work / "iso.geojson"
-        for _ in range(args.reps):
-            wall, stderr = run_timed([args.navgraph, "isochrone", graph, f"{lat},{lon}", "--minutes", "5,10,15", "--output", out], args.timeout)
-            walls.append(wall)
-        peerlib.log(f"[navgraph] isochrone 5,10,15: median {statistics.median(walls):.3f} s; {stderr.strip()}")
-        result["runs"].append({"engine": "navgraph", "isochrone": "5,10,15", "wall_s": walls,
-                               "median_s": round(statistics.median(walls), 4), "stderr": stderr.strip().splitlines()})
+        for flags in ([], ["--no-verify"]):
+            walls, cpus, stderr = [], [], ""
+            for _ in range(args.reps):
+                wall, cpu, stderr = run_timed([args.navgraph, "isochrone", graph, f"{lat},{lon}", "--minutes", "5,10,15", "--output", out]
+                                              + flags, args.timeout)
+                walls.append(wall)
+                cpus.append(cpu)
+            peerlib.log(f"[navgraph] isochrone 5,10,15 {flags}: median {statistics.median(walls):.3f} s, cpu {statistics.median(cpus):.3f} s; "
+                        f"{stderr.strip()}")
+            result["runs"].append({"engine": "navgraph", "isochrone": "5,10,15", "flags": flags, "wall_s": walls, "cpu_s": cpus,
+                                   "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4),
+                                   "stderr": stderr.strip().splitlines()})
 
     ratios = {}
     for run in result["runs"]:
         if run["engine"].startswith("osrm"):
             ours = next(r for r in result["runs"] if r["engine"] == "navgraph" and r.get("size") == run["size"]
                         and r.get("annotations") == run["annotations"])
-            ratios[f"{run['size']}x{run['size']} {run['annotations']} vs {run['engine']}"] = round(ours["median_s"] / run["median_s"], 3)
+            key = f"{run['size']}x{run['size']} {run['annotations']} vs {run['engine']}"
+            ratios[key] = {"wall": round(ours["median_s"] / run["median_s"], 3),
+                           "cpu": round(ours["median_cpu_s"] / run["median_cpu_s"], 3) if run["median_cpu_s"] > 0 else None}
     result["ratios_navgraph_over_osrm"] = ratios
     peerlib.log(json.dumps(ratios, indent=1))
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")

@@ -17,6 +17,7 @@ enum IsochroneCommand {
         ] + RouteCommand.metricOptions + [
             OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
                        check: .positiveNumber),
+            OptionSpec(name: "no-verify", kind: .flag, help: "skip checking the graph file's checksums (faster start on large files)"),
             OptionSpec(name: "quiet", kind: .flag, help: "no timings on stderr"),
         ],
         run: run)
@@ -36,7 +37,7 @@ enum IsochroneCommand {
         let quiet = arguments.flags.contains("quiet")
         let clock = ContinuousClock()
         let started = clock.now
-        let graph = try RoutingGraph(path: arguments.positionals[0])
+        let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
         if let trafficPath = arguments.options["traffic"] {
             let table = try TrafficFile.load(path: trafficPath, graph: graph)

@@ -18,6 +18,7 @@ enum MatrixCommand {
             OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
                        check: .positiveNumber),
             OptionSpec(name: "skip-unsnappable", kind: .flag, help: "leave points far from any road as null rows/columns instead of failing"),
+            OptionSpec(name: "no-verify", kind: .flag, help: "skip checking the graph file's checksums (faster start on large files)"),
             OptionSpec(name: "quiet", kind: .flag, help: "no progress and timings on stderr"),
         ],
         run: run)
@@ -46,7 +47,7 @@ enum MatrixCommand {
         let destinationPath = arguments.options["destinations"]
         let destinationPoints = try destinationPath.map(readPoints)
         let departure = try arguments.options["depart"].map(parseDeparture)
-        let graph = try RoutingGraph(path: graphPath)
+        let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
         if let trafficPath = arguments.options["traffic"] {
             let table = try TrafficFile.load(path: trafficPath, graph: graph)

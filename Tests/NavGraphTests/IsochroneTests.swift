@@ -22,7 +22,7 @@ import Testing
         return inside
     }
 
-    @Test(arguments: [("monaco", [2.0, 4.0], false), ("monaco", [3.0], true), ("porto", [5.0, 10.0], false), ("porto", [6.0, 12.0], true)])
+    @Test(arguments: [("monaco", [2.0, 4.0], false), ("monaco", [4.0], true), ("porto", [5.0, 10.0], false), ("porto", [6.0, 12.0], true)])
     func polygonsSeparateReachedFromUnreached(extract: String, minutes: [Double], reverse: Bool) throws {
         let graph = try Fixtures.graph(extract)
         let router = Router(graph: graph)

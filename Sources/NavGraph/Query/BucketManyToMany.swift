@@ -4,6 +4,7 @@
 ///
 /// Each cell equals the leg `Router.legPath` finds between the same snaps: the searches relax nodes in the
 /// same order as `CCHSearch`, and each source picks the lowest-ranked meeting node among the cheapest, as it does.
+/// Nodes whose label is not exact are left out of buckets and scans (`UpwardSearch.dropInexactLabels`).
 /// Targets go through in chunks so that bucket memory stays bounded whatever the number of targets.
 public final class BucketManyToMany {
     private let router: Router
@@ -48,7 +49,7 @@ public final class BucketManyToMany {
                         var column = chunkStart + index
                         while column < chunkEnd {
                             if let point = targetPoints[column], !point.targets.isEmpty {
-                                worker.collect(point, target: UInt32(column - chunkStart), weights: backward, arcValues: attributes?.down)
+                                worker.collect(point, target: UInt32(column - chunkStart), weights: backward, down: forward, arcValues: attributes?.down)
                             }
                             column += workers.count
                         }
@@ -61,7 +62,7 @@ public final class BucketManyToMany {
                         var row = index
                         while row < rows {
                             if let point = sourcePoints[row], !point.sources.isEmpty {
-                                worker.scan(point, buckets: buckets, shifts: shifts, weights: forward, arcValues: attributes?.up,
+                                worker.scan(point, buckets: buckets, shifts: shifts, weights: forward, down: backward, arcValues: attributes?.up,
                                             row: row, firstColumn: chunkStart, columns: columns, costOut: costOut, valueOut: valueOut)
                             }
                             row += workers.count
@@ -185,8 +186,10 @@ final class BucketWorker: @unchecked Sendable {
     }
 
     /// Backward upward search from a target; appends an entry for every node it reaches.
-    func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, arcValues: ContiguousArray<Double>?) {
+    func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>,
+                 arcValues: ContiguousArray<Double>?) {
         search.run(point.targets[...], weights: weights, arcValues: arcValues)
+        search.dropInexactLabels(down: down)
         for node32 in search.nodes {
             let node = Int(node32)
             let value = search.label[node]
@@ -199,9 +202,10 @@ final class BucketWorker: @unchecked Sendable {
     /// Forward upward search from a source, then the buckets of every node it reached; writes the row's cells
     /// of the current chunk.
     func scan(_ point: MatrixPoint, buckets: BucketStore, shifts: ContiguousArray<UInt32>, weights: UnsafeBufferPointer<UInt32>,
-              arcValues: ContiguousArray<Double>?, row: Int, firstColumn: Int, columns: Int,
+              down: UnsafeBufferPointer<UInt32>, arcValues: ContiguousArray<Double>?, row: Int, firstColumn: Int, columns: Int,
               costOut: SharedBuffer<UInt32>, valueOut: SharedBuffer<Double>) {
         search.run(point.sources[...], weights: weights, arcValues: arcValues)
+        search.dropInexactLabels(down: down)
         let count = shifts.count
         if best.count < count {
             best = ContiguousArray(repeating: UInt64.max, count: count)

@@ -52,22 +52,40 @@ final class PathAttributes: @unchecked Sendable {
         var up = ContiguousArray<Double>(repeating: 0, count: max(1, cch.arcCount * width))
         var down = up
         let forwardVia = metric.hierarchy.forwardVia, backwardVia = metric.hierarchy.backwardVia
-        // Arcs are grouped by their lower end in increasing rank; a shortcut's halves start at its (lower) middle node.
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        // Input arcs: the node entered (high going up, low going down).
         for low in 0..<nodeCount {
-            for arc in Int(cch.firstUp[low])..<Int(cch.firstUp[low + 1]) {
-                let high = Int(cch.upHead[arc])
-                let upMiddle = Int(forwardVia[arc]), downMiddle = Int(backwardVia[arc])
-                var upLow = -1, upHigh = -1, downLow = -1, downHigh = -1
-                if upMiddle >= 0 { upLow = cch.arc(from: upMiddle, to: low) ?? -1; upHigh = cch.arc(from: upMiddle, to: high) ?? -1 }
-                if downMiddle >= 0 { downLow = cch.arc(from: downMiddle, to: low) ?? -1; downHigh = cch.arc(from: downMiddle, to: high) ?? -1 }
+            for arc in Int(firstUp[low])..<Int(firstUp[low + 1]) {
+                let high = Int(upHead[arc])
                 for slot in 0..<width {
-                    // low -> middle (down) then middle -> high (up); high -> middle (down) then middle -> low (up).
-                    up[arc * width + slot] = upMiddle < 0 || upLow < 0 || upHigh < 0 ? node[high * width + slot]
-                        : down[upLow * width + slot] + up[upHigh * width + slot]
-                    down[arc * width + slot] = downMiddle < 0 || downLow < 0 || downHigh < 0 ? node[low * width + slot]
-                        : down[downHigh * width + slot] + up[downLow * width + slot]
+                    if forwardVia[arc] < 0 { up[arc * width + slot] = node[high * width + slot] }
+                    if backwardVia[arc] < 0 { down[arc * width + slot] = node[low * width + slot] }
                 }
             }
+        }
+        // Shortcuts, over lower triangles bottom-up as customization enumerates them: when x is processed, the arcs
+        // leaving x upward are final. The shortcut y -> z takes the triangle whose middle node the metric chose.
+        var arcOfNeighbor = ContiguousArray<Int32>(repeating: -1, count: max(1, nodeCount))
+        for x in 0..<nodeCount {
+            let begin = Int(firstUp[x]), end = Int(firstUp[x + 1])
+            if end - begin < 2 { continue }
+            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+            let middle = Int32(x)
+            for lowerArc in begin..<end {
+                let y = Int(upHead[lowerArc])
+                for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+                    let upChosen = forwardVia[topArc] == middle, downChosen = backwardVia[topArc] == middle
+                    guard upChosen || downChosen else { continue }
+                    let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
+                    if otherArc < 0 { continue }
+                    for slot in 0..<width {
+                        // y -> x -> z: down x-y, then up x-z; z -> x -> y: down x-z, then up x-y.
+                        if upChosen { up[topArc * width + slot] = down[lowerArc * width + slot] + up[otherArc * width + slot] }
+                        if downChosen { down[topArc * width + slot] = down[otherArc * width + slot] + up[lowerArc * width + slot] }
+                    }
+                }
+            }
+            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = -1 }
         }
         self.up = up
         self.down = down

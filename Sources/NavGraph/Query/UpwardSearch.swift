@@ -19,6 +19,8 @@ final class UpwardSearch {
     let values: UnsafeMutableBufferPointer<Double>
     let width: Int
     private let marked: UnsafeMutableBufferPointer<Bool>
+    /// Exact costs over the search space, filled by `dropInexactLabels`.
+    private let exact: UnsafeMutableBufferPointer<UInt32>
     /// Ancestors of the last search's starts, in increasing rank.
     private(set) var nodes = ContiguousArray<Int32>()
 
@@ -29,16 +31,40 @@ final class UpwardSearch {
         label = .allocate(capacity: count); label.initialize(repeating: UInt32.max)
         values = .allocate(capacity: max(1, count * width)); values.initialize(repeating: 0)
         marked = .allocate(capacity: count); marked.initialize(repeating: false)
+        exact = .allocate(capacity: count); exact.initialize(repeating: UInt32.max)
     }
 
     deinit {
-        label.deallocate(); values.deallocate(); marked.deallocate()
+        label.deallocate(); values.deallocate(); marked.deallocate(); exact.deallocate()
     }
 
     /// Clears the labels of the previous search.
     func reset() {
         for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false }
         nodes.removeAll(keepingCapacity: true)
+    }
+
+    /// Sets to UInt32.max every label that is not the exact cost of its node (a path that goes down and up again
+    /// is cheaper): such a node can never be where a shortest path's up and down parts meet, because the
+    /// meeting node of a shortest path is its highest node, and both its labels are exact there. Removing them
+    /// changes neither the cheapest total nor which meeting node gives it first. `down` are the weights of going
+    /// from an upper neighbour back to the node in this search's direction (backward weights for a forward search).
+    func dropInexactLabels(down: UnsafeBufferPointer<UInt32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        var index = nodes.count - 1
+        while index >= 0 {
+            let node = Int(nodes[index])
+            var best = label[node]
+            for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                let above = exact[Int(upHead[arc])], weight = down[arc]
+                if above >= CCHMetric.infinity || weight >= CCHMetric.infinity { continue }
+                let candidate = above &+ weight
+                if candidate < best { best = candidate }
+            }
+            exact[node] = best
+            if best < label[node] { label[node] = UInt32.max }
+            index -= 1
+        }
     }
 
     /// Upward search from `starts` over `weights` (the hierarchy's forward weights for a forward search,
