@@ -28,6 +28,7 @@ let package = Package(
             name: "NavGraph",
             dependencies: ["COsmiumShim", "CMetis"],
             path: "Sources/NavGraph",
+            resources: [.copy("Server/Web")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         // The HTTP server: libmicrohttpd's thread pool in front of NavGraph's RoutingService.

@@ -4,7 +4,7 @@ import NavGraph
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {
     static let allowed: Set<String> = ["output", "radius", "avoid", "avoid-trunk", "avoid-mode", "alternatives", "algorithm", "pairs", "quiet",
-                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes"]
+                                       "format", "style", "theme", "units", "geometry", "position", "names", "off-route", "traffic", "depart", "nodes", "glyphs"]
 
     /// What `--format` may name.
     enum Format: String, CaseIterable { case summary, geojson, directions }
@@ -65,6 +65,7 @@ enum RouteCommand {
     static func outputOptions(_ arguments: Arguments) throws -> OutputOptions {
         var output = OutputOptions()
         if let theme = arguments.options["theme"] { output.theme = try RouteTheme.load(path: theme) }
+        if let glyphs = arguments.options["glyphs"] { output.glyphsURL = try MapPageSetup.glyphsURL(glyphs) }
         output.units = try arguments.choice("units", DistanceUnits.self) ?? output.units
         output.geometry = try arguments.choice("geometry", GeometryFormat.self) ?? output.geometry
         if let position = arguments.options["position"] { output.position = try parseCoordinate(position, what: "--position") }

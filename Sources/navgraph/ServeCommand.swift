@@ -9,7 +9,7 @@ enum ServeCommand {
     static let allowed: Set<String> = ["host", "port", "threads", "traffic", "max-table-size", "max-alternatives", "quiet", "timeout"]
 
     static func run(_ arguments: Arguments) throws {
-        try arguments.check(allowed: allowed)
+        try arguments.check(allowed: allowed.union(MapPageSetup.options))
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("serve needs a graph file") }
         guard arguments.positionals.count == 1 else { throw NavGraphError("serve takes one graph file, got \(arguments.positionals.count) arguments") }
         var settings = HTTPServer.Settings()
@@ -23,7 +23,7 @@ enum ServeCommand {
         limits.maximumAlternatives = try integer(arguments, "max-alternatives", default: limits.maximumAlternatives, range: 0...10)
 
         let graph = try RoutingGraph(path: graphPath)
-        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits)
+        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits, mapPage: try MapPageSetup.make(arguments, graph: graph))
         let trafficPath = arguments.options["traffic"]
         if let trafficPath { report(try service.traffic.load(path: trafficPath, engine: service.engine), source: trafficPath) }
 

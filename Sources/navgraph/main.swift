@@ -10,6 +10,7 @@ usage:
   navgraph traffic REGION.navgraph traffic.csv [-o REGION.traffic] [--depart TIME]
   navgraph serve REGION.navgraph [--host 127.0.0.1] [--port 5000] [--threads N] [--traffic FILE]
                  [--max-table-size 1000] [--max-alternatives 3] [--timeout SECONDS] [--quiet]
+                 [--assets DIR] [--glyphs URL] [--theme FILE]   (map page at /; assets from Tools/setup.sh)
 
 route options:
   --output FILE            write the route (GeoJSON) to FILE
@@ -24,6 +25,7 @@ route options:
   --format summary|geojson|directions   what --output (or stdout) gets; default geojson with --output
   --style FILE             also write a MapLibre style with the route as inline source
   --theme FILE             colours and widths (JSON, keys as in the SDK's route-line styling)
+  --glyphs URL             glyph URL template of --style (default the MapLibre demo host; text needs it)
   --units metric|imperial  distances in labels and the summary
   --geometry polyline6|polyline|geojson   geometry in Directions JSON (default polyline6)
   --position LAT,LON       vehicle position: split traversed/remaining, mark completed waypoints
