@@ -172,10 +172,9 @@ async function route() {
 
 // ---------------------------------------------------------------- panel
 
+// Numbered from 1 like the server's waypoint labels on the map.
 function pointTag(index) {
-  if (index === 0) return "A";
-  if (index === state.points.length - 1) return "B";
-  return String(index);
+  return String(index + 1);
 }
 
 function renderPoints() {
@@ -266,6 +265,7 @@ function routeFeatures() {
 
 function drawRoute() {
   if (!mapReady) return;
+  body.dataset.mapIdle = "false";
   const features = routeFeatures();
   map.getSource(ROUTE_SOURCE).setData({ type: "FeatureCollection", features });
   map.getSource(LABEL_SOURCE).setData({ type: "FeatureCollection",
@@ -326,6 +326,7 @@ async function loadRoads() {
   const seen = new Set();
   const features = [];
   for (const list of results) for (const f of list) if (!seen.has(f.id)) { seen.add(f.id); features.push(f); }
+  body.dataset.mapIdle = "false";
   map.getSource(ROAD_SOURCE).setData({ type: "FeatureCollection", features });
   body.dataset.roads = String(features.length);
   if (tileCache.size > 400) tileCache.clear();
@@ -480,11 +481,18 @@ async function start() {
   // MapLibre wants an absolute glyph URL; a relative one refers to this server.
   if (typeof style.glyphs === "string" && style.glyphs.startsWith("/")) style.glyphs = location.origin + style.glyphs;
   const [west, south, east, north] = info.bounds;
-  map = new maplibregl.Map({
+  try {
+    map = new maplibregl.Map({
     container: "map", style, bounds: [[west, south], [east, north]], fitBoundsOptions: { padding: 20 },
     attributionControl: { compact: true, customAttribution: "Roads © OpenStreetMap contributors" },
     maxPitch: 0, dragRotate: false,
-  });
+    });
+  } catch (error) {
+    body.dataset.map = "missing";
+    mapError(error.message);
+    notice(`The map could not start: ${error.message}`);
+    return routing;
+  }
   map.addControl(new maplibregl.NavigationControl({ showCompass: false }), "top-right");
   map.addControl(new maplibregl.ScaleControl(), "bottom-right");
   map.on("error", (e) => mapError((e && e.error && e.error.message) || String(e)));
@@ -497,9 +505,16 @@ async function start() {
     drawRoute();
     fitRoute();
     await loadRoads();
-    map.once("idle", () => { body.dataset.mapIdle = "true"; recordForeignRequests(); });
+    map.on("idle", () => { body.dataset.mapIdle = "true"; recordForeignRequests(); });
   });
   return routing;
 }
+
+// Uncaught errors are shown and recorded, so neither a user nor a test misses them.
+window.addEventListener("error", (e) => { body.dataset.pageError = String(e.message); notice(`Page error: ${e.message}`); });
+window.addEventListener("unhandledrejection", (e) => {
+  body.dataset.pageError = String(e.reason && e.reason.message || e.reason);
+  notice(`Page error: ${body.dataset.pageError}`);
+});
 
 start();
