@@ -1,9 +1,12 @@
 import Foundation
 
-/// Starts `navgraph serve` on the bundled Monaco extract and drives Debian's headless chromium against it, for
-/// the map page tests. Everything started here is stopped here; chromium resolves no host name but 127.0.0.1.
+/// Starts `navgraph serve` on the bundled Monaco extract and drives Debian's headless chromium against it through
+/// Tools/map_page_check.py, for the map page tests. Everything started here is stopped here; chromium resolves no
+/// host name but 127.0.0.1.
 enum BrowserHarness {
     static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let python: String? = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     static let assets = Fixtures.packageRoot.appendingPathComponent(".build/web")
     /// Where screenshots go (printed by the tests).
     static let outputDirectory: URL = {
@@ -19,6 +22,7 @@ enum BrowserHarness {
     /// Why the browser tests cannot run here, or nil.
     static var skipReason: String? {
         if chromium == nil { return "map page browser tests skipped: Debian's chromium is not installed (Tools/setup.sh installs it where apt has it)" }
+        if python == nil { return "map page browser tests skipped: no python3 to drive chromium (Tools/map_page_check.py)" }
         if !FileManager.default.fileExists(atPath: assets.appendingPathComponent("maplibre-gl.js").path) {
             return "map page browser tests skipped: no MapLibre GL JS in \(assets.path) (Tools/setup.sh runs Tools/web_assets.py)"
         }
@@ -91,72 +95,51 @@ enum BrowserHarness {
         }
     }
 
-    /// What chromium saw: the serialized DOM after the virtual time budget and the attributes of <body>.
+    /// What the page showed once routed (or failed) and idle, from Tools/map_page_check.py (DevTools protocol).
     struct Page {
-        let dom: String
+        /// The data attributes of <body>.
         let attributes: [String: String]
+        /// The text of the page's error box.
+        let alert: String
+        /// Every URL the page requested.
+        let requests: [String]
+        /// Uncaught exceptions and console errors.
+        let exceptions: [String]
+        let timedOut: Bool
     }
 
-    /// Loads `/?query` in headless chromium twice: once for the DOM, once for a screenshot saved under
-    /// `outputDirectory` (the path is printed).
+    /// Loads `/?query` in headless chromium (at most 90 s of waiting, then 60 s more before it is killed) and
+    /// saves a screenshot under `outputDirectory` (the path is printed).
     static func open(_ server: Server, query: String, screenshot: String) throws -> Page {
         let url = "http://127.0.0.1:\(server.port)/?\(query)"
-        let dom = try runChromium(["--dump-dom", url])
         let shot = outputDirectory.appendingPathComponent(screenshot)
         try? FileManager.default.removeItem(at: shot)
-        _ = try runChromium(["--screenshot=\(shot.path)", url])
-        print("map page screenshot: \(shot.path)")
-        guard let bodyStart = dom.range(of: "<body"), let bodyEnd = dom[bodyStart.upperBound...].range(of: ">") else {
-            throw HarnessError("chromium returned no <body>: \(dom.prefix(500))")
-        }
-        return Page(dom: dom, attributes: attributes(String(dom[bodyStart.upperBound..<bodyEnd.lowerBound])))
-    }
-
-    private static func runChromium(_ arguments: [String]) throws -> String {
-        guard let chromium else { throw HarnessError("no chromium") }
-        let profile = Fixtures.workDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: profile) }
+        guard let python else { throw HarnessError("no python3") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: chromium)
-        process.arguments = [
-            "--headless", "--no-sandbox", "--disable-gpu-sandbox", "--hide-scrollbars", "--no-first-run",
-            "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--user-data-dir=\(profile.path)", "--window-size=1280,800", "--virtual-time-budget=20000",
-        ] + arguments
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [Fixtures.packageRoot.appendingPathComponent("Tools/map_page_check.py").path,
+                             url, "--screenshot", shot.path, "--timeout", "90"]
         let out = Pipe()
-        let err = FileHandle(forWritingAtPath: "/dev/null")
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = FileHandle.standardError
         try process.run()
-        // Bounded: chromium is killed after 120 s.
         let killer = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: killer)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 150, execute: killer)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         killer.cancel()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `name="value"` pairs of a start tag, entities decoded.
-    static func attributes(_ tag: String) -> [String: String] {
-        var result: [String: String] = [:]
-        let pattern = /([a-zA-Z0-9_-]+)="([^"]*)"/
-        for match in tag.matches(of: pattern) {
-            result[String(match.1)] = unescapeHTML(String(match.2))
+        print("map page screenshot: \(shot.path)")
+        guard process.terminationStatus == 0, let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HarnessError("map_page_check.py failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self).prefix(500))")
         }
-        return result
+        return Page(attributes: object["attributes"] as? [String: String] ?? [:], alert: object["alert"] as? String ?? "",
+                    requests: object["requests"] as? [String] ?? [], exceptions: object["exceptions"] as? [String] ?? [],
+                    timedOut: object["timed_out"] as? Bool ?? true)
     }
 
-    static func unescapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+    /// Requests that went anywhere but this server (inline data: URLs and this page's blob: workers are local).
+    static func foreignRequests(_ page: Page, server: Server) -> [String] {
+        let origin = "http://127.0.0.1:\(server.port)/"
+        return page.requests.filter { !$0.hasPrefix(origin) && !$0.hasPrefix("data:") && !$0.hasPrefix("blob:\(origin)") }
     }
 }
