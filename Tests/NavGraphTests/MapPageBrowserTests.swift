@@ -27,7 +27,7 @@ struct MapPageBrowserTests {
         // Everything the page needed came from this server and was found there: the page, MapLibre, the style,
         // glyphs, road tiles and the routes.
         let log = server.log()
-        for path in ["GET / ", "GET /assets/maplibre-gl.js ", "GET /web/map.js ", "GET /map/v1/style.json ", "GET /info ",
+        for path in ["GET /?loc=", "GET /assets/maplibre-gl.js ", "GET /web/map.js ", "GET /map/v1/style.json ", "GET /info ",
                      "GET /fonts/", "GET /roads/v1/", "GET /route/v1/driving/", "GET /geojson/v1/driving/"] {
             #expect(log.contains(path), "the server never saw \(path)")
         }

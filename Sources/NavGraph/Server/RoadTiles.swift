@@ -63,13 +63,10 @@ public final class RoadTiles: Sendable {
         return HTTPResponse(status: 200, contentType: "application/geo+json", body: tile(z: z, x: x, y: y).data(pretty: false))
     }
 
-    /// The FeatureCollection of tile z/x/y: one LineString per edge with `id`, `class` and `name`.
-    func tile(z: Int, x: Int, y: Int) -> JSON {
+    /// The edges drawn in tile z/x/y (most important classes first when truncated) and whether some were dropped.
+    public func edges(z: Int, x: Int, y: Int) -> (edges: [Int], truncated: Bool) {
         let bounds = Self.bounds(z: z, x: x, y: y)
         let west = Float(bounds.west), south = Float(bounds.south), east = Float(bounds.east), north = Float(bounds.north)
-        // About one pixel of a 512-pixel tile, in metres at the tile's centre.
-        let middleLatitude = (bounds.south + bounds.north) / 2
-        let pixelMetres = 40_075_016 * cos(middleLatitude * Double.pi / 180) / Double(512 << z)
         let pixelDegrees = Float((bounds.east - bounds.west) / 512)
         var selected: [Int] = []
         for edge in 0..<graph.edgeCount {
@@ -86,6 +83,15 @@ public final class RoadTiles: Sendable {
             selected.sort { graph.edgeClass[$0] < graph.edgeClass[$1] }
             selected.removeLast(selected.count - maximumFeatures)
         }
+        return (selected, truncated)
+    }
+
+    /// The FeatureCollection of tile z/x/y: one LineString per edge with `id`, `class` and `name`.
+    func tile(z: Int, x: Int, y: Int) -> JSON {
+        let (selected, truncated) = edges(z: z, x: x, y: y)
+        let bounds = Self.bounds(z: z, x: x, y: y)
+        // About one pixel of a 512-pixel tile, in metres at the tile's centre.
+        let pixelMetres = 40_075_016 * cos((bounds.south + bounds.north) / 2 * Double.pi / 180) / Double(512 << z)
         var features: [JSON] = []
         features.reserveCapacity(selected.count)
         for edge in selected {
