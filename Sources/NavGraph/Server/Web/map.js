@@ -9,6 +9,7 @@ const MAX_POINTS = 10;            // origin, destination and up to 8 waypoints
 const ROUTE_SOURCE = "navgraph-route";
 const LABEL_SOURCE = "navgraph-route-labels";
 const ROAD_SOURCE = "navgraph-roads";
+const POSITION_SOURCE = "navgraph-position";
 const AVOID_TO_EXCLUDE = { toll: "toll", ferry: "ferry", highway: "motorway" };
 
 const body = document.body;
@@ -270,6 +271,17 @@ function drawRoute() {
   map.getSource(ROUTE_SOURCE).setData({ type: "FeatureCollection", features });
   map.getSource(LABEL_SOURCE).setData({ type: "FeatureCollection",
     features: features.filter((f) => f.geometry && f.geometry.type === "Point") });
+  map.getSource(POSITION_SOURCE).setData({ type: "FeatureCollection", features: state.position
+    ? [{ type: "Feature", geometry: { type: "Point", coordinates: [state.position.lon, state.position.lat] }, properties: {} }] : [] });
+}
+
+// The vehicle position: a puck in the theme's casing colour (read from the served style, not written here).
+function addPositionLayer(style) {
+  const casing = style.layers.find((l) => l.id === "route-casing");
+  const color = (casing && casing.paint && casing.paint["line-color"]) || "#000000";
+  map.addSource(POSITION_SOURCE, { type: "geojson", data: { type: "FeatureCollection", features: [] } });
+  map.addLayer({ id: "vehicle-position", type: "circle", source: POSITION_SOURCE,
+    paint: { "circle-radius": 7, "circle-color": color, "circle-stroke-color": "#FFFFFF", "circle-stroke-width": 3 } });
 }
 
 function fitRoute() {
@@ -499,6 +511,7 @@ async function start() {
   map.on("load", async () => {
     mapReady = true;
     body.dataset.map = "ready";
+    addPositionLayer(style);
     setupInteraction();
     map.on("moveend", loadRoads);
     await routing;
