@@ -1,15 +1,19 @@
 """Opens a navgraph map page in Debian's headless chromium through the DevTools protocol and reports what happened.
 
-    python3 Tools/map_page_check.py URL [--screenshot out.png] [--timeout 90]
+    python3 Tools/map_page_check.py URL [--screenshot out.png] [--timeout 90] [--click X,Y ...] [--drag-last DX,DY]
 
 Chromium runs with `--remote-debugging-pipe` (no port opened) and resolves no host name but 127.0.0.1. The
 script waits in real time (MapLibre's workers stall under --virtual-time-budget) until <body data-status> is
-`routed` or `error` and the map is idle (or reports it has no map), then prints one JSON object:
+`routed`, `error` or `idle` (fewer than two points) and the map is idle (or reports it has no map). Then it performs
+the actions in order, each a real mouse gesture followed by the same wait for the page's next routing request:
+`--click X,Y` clicks the page at X,Y; `--drag-last DX,DY` drags the last route point's circle by DX,DY pixels.
+It prints one JSON object:
   attributes  the <body> data attributes (status, routes, error, map, map errors, ...)
   alert       the text of the page's error box
   requests    every URL the page requested (from Network.requestWillBeSent)
   exceptions  uncaught JavaScript exceptions and console errors
-  timed_out   whether the wait ran out
+  timed_out   whether a wait ran out
+  url         the page's address at the end (the share URL)
 Used by the Swift browser tests (Tests/NavGraphTests/MapPageBrowserTests.swift); exits 2 when chromium fails.
 """
 from __future__ import annotations
@@ -109,8 +113,47 @@ STATE = """(() => {
   if (!b) return null;
   const box = document.getElementById('error');
   return {attributes: Object.fromEntries([...b.attributes].map(a => [a.name, a.value])),
-          alert: box && !box.hidden ? box.textContent : ''};
+          alert: box && !box.hidden ? box.textContent : '', url: location.href};
 })()"""
+
+# Page coordinates of the last route point's circle, drawn where the point snapped (the map canvas is offset by
+# the side panel).
+LAST_POINT = """(() => {
+  const circles = (lastGeoJSON ? lastGeoJSON.features : []).filter(f => f.properties.featureType === 'waypoint');
+  const last = state.points[state.points.length - 1];
+  const at = map.project(circles.length ? circles[circles.length - 1].geometry.coordinates : [last.lon, last.lat]);
+  const box = map.getContainer().getBoundingClientRect();
+  return [box.left + at.x, box.top + at.y];
+})()"""
+
+
+def wait_settled(tools: DevTools, session: str, deadline: float, after_request: int) -> tuple[dict | None, bool]:
+    """Waits until the page has finished a routing request numbered above `after_request` (idle: fewer than two
+    points) and the map is idle; returns the page state and whether the wait ran out."""
+    state = None
+    while time.time() < deadline:
+        tools.pump(0.25)
+        state = evaluate(tools, session, STATE)
+        attributes = (state or {}).get("attributes", {})
+        status = attributes.get("data-status")
+        requests = int(attributes.get("data-requests") or 0)
+        settled = requests > after_request and status in ("routed", "error", "idle")
+        map_done = attributes.get("data-map") == "missing" or attributes.get("data-map-idle") == "true"
+        if settled and map_done:
+            tools.pump(0.5)   # let the last frame reach the screen
+            return evaluate(tools, session, STATE), False
+    return state, True
+
+
+def evaluate(tools: DevTools, session: str, expression: str):
+    return tools.call("Runtime.evaluate", {"expression": expression, "returnByValue": True},
+                      session=session).get("result", {}).get("value")
+
+
+def mouse(tools: DevTools, session: str, kind: str, x: float, y: float) -> None:
+    tools.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                            "buttons": 1 if kind != "mouseReleased" else 0, "clickCount": 1},
+               session=session)
 
 
 def main() -> int:
@@ -119,6 +162,8 @@ def main() -> int:
     parser.add_argument("--screenshot")
     parser.add_argument("--timeout", type=float, default=90)
     parser.add_argument("--size", default="1280x800")
+    parser.add_argument("--click", action="append", default=[], help="X,Y in page pixels")
+    parser.add_argument("--drag-last", help="DX,DY: drag the last route point by this many pixels")
     args = parser.parse_args()
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
@@ -137,22 +182,25 @@ def main() -> int:
                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=session)
         tools.call("Page.navigate", {"url": args.url}, session=session)
         deadline = time.time() + args.timeout
-        state = None
-        while time.time() < deadline:
-            tools.pump(0.25)
-            value = tools.call("Runtime.evaluate", {"expression": STATE, "returnByValue": True}, session=session)
-            state = value.get("result", {}).get("value")
-            attributes = (state or {}).get("attributes", {})
-            settled = attributes.get("data-status") in ("routed", "error")
-            map_done = attributes.get("data-map") == "missing" or attributes.get("data-map-idle") == "true"
-            if settled and map_done:
-                tools.pump(0.5)   # let the last frame reach the screen
-                state = tools.call("Runtime.evaluate", {"expression": STATE, "returnByValue": True},
-                                   session=session).get("result", {}).get("value")
+        state, result["timed_out"] = wait_settled(tools, session, deadline, -1)
+        actions = [("click", c) for c in args.click] + ([("drag", args.drag_last)] if args.drag_last else [])
+        for kind, value in actions:
+            if result["timed_out"]:
                 break
-        else:
-            result["timed_out"] = True
-        result.update(state or {"attributes": {}, "alert": ""})
+            before = int((state or {}).get("attributes", {}).get("data-requests") or 0)
+            a, b = (float(v) for v in value.split(","))
+            if kind == "click":
+                mouse(tools, session, "mousePressed", a, b)
+                mouse(tools, session, "mouseReleased", a, b)
+            else:
+                x, y = evaluate(tools, session, LAST_POINT)
+                mouse(tools, session, "mouseMoved", x, y)
+                mouse(tools, session, "mousePressed", x, y)
+                for step in range(1, 11):
+                    mouse(tools, session, "mouseMoved", x + a * step / 10, y + b * step / 10)
+                mouse(tools, session, "mouseReleased", x + a, y + b)
+            state, result["timed_out"] = wait_settled(tools, session, deadline, before)
+        result.update(state or {"attributes": {}, "alert": "", "url": ""})
         if args.screenshot:
             shot = tools.call("Page.captureScreenshot", {"format": "png"}, session=session)
             with open(args.screenshot, "wb") as out:

@@ -106,11 +106,14 @@ enum BrowserHarness {
         /// Uncaught exceptions and console errors.
         let exceptions: [String]
         let timedOut: Bool
+        /// The page's address at the end (its share URL).
+        let url: String
     }
 
-    /// Loads `/?query` in headless chromium (at most 90 s of waiting, then 60 s more before it is killed) and
+    /// Loads `/?query` in headless chromium, performs the mouse `actions` (map_page_check.py's `--click X,Y`,
+    /// `--drag-last DX,DY`) (at most 90 s of waiting, then 60 s more before it is killed) and
     /// saves a screenshot under `outputDirectory` (the path is printed).
-    static func open(_ server: Server, query: String, screenshot: String) throws -> Page {
+    static func open(_ server: Server, query: String, screenshot: String, actions: [String] = []) throws -> Page {
         let url = "http://127.0.0.1:\(server.port)/?\(query)"
         let shot = outputDirectory.appendingPathComponent(screenshot)
         try? FileManager.default.removeItem(at: shot)
@@ -118,7 +121,7 @@ enum BrowserHarness {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [Fixtures.packageRoot.appendingPathComponent("Tools/map_page_check.py").path,
-                             url, "--screenshot", shot.path, "--timeout", "90"]
+                             url, "--screenshot", shot.path, "--timeout", "90"] + actions
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.standardError
@@ -134,7 +137,7 @@ enum BrowserHarness {
         }
         return Page(attributes: object["attributes"] as? [String: String] ?? [:], alert: object["alert"] as? String ?? "",
                     requests: object["requests"] as? [String] ?? [], exceptions: object["exceptions"] as? [String] ?? [],
-                    timedOut: object["timed_out"] as? Bool ?? true)
+                    timedOut: object["timed_out"] as? Bool ?? true, url: object["url"] as? String ?? "")
     }
 
     /// Requests that went anywhere but this server (inline data: URLs and this page's blob: workers are local).

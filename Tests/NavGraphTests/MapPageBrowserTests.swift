@@ -35,6 +35,30 @@ struct MapPageBrowserTests {
         #expect(failed.isEmpty, "requests that failed: \(failed)")
     }
 
+    @Test func clicksSetPointsAndDraggingMovesThem() throws {
+        let server = try BrowserHarness.Server.start()
+        defer { server.stop() }
+        // The page opens on the whole graph (the map starts at x = 320 beside the panel). Two clicks set origin and
+        // destination, a third one becomes a waypoint, then the destination's circle is dragged 60 px right.
+        let page = try BrowserHarness.open(server, query: "", screenshot: "map-page-clicked.png",
+                                           actions: ["--click", "750,420", "--click", "1000,520", "--click", "880,300", "--drag-last", "60,40"])
+        #expect(!page.timedOut, "page state: \(page.attributes)")
+        #expect(page.attributes["data-status"] == "routed", "page state: \(page.attributes)")
+        #expect(page.attributes["data-requests"] == "5", "one routing request per gesture after the start: \(page.attributes)")
+        let locs = page.url.components(separatedBy: "loc=").dropFirst().map { $0.prefix { $0 != "&" } }
+        #expect(locs.count == 3, "share URL: \(page.url)")
+        // Each gesture reached the server as a route request: 2, then 3 points, then the moved destination.
+        let routes = server.log().split(separator: "\n").filter { $0.hasPrefix("GET /route/v1/driving/") }
+        #expect(routes.count == 3, "\(routes)")
+        if routes.count == 3 {
+            let coordinates = routes.map { $0.dropFirst("GET /route/v1/driving/".count).prefix { $0 != "?" }.split(separator: ";") }
+            #expect(coordinates.map(\.count) == [2, 3, 3])
+            #expect(coordinates[1].first == coordinates[2].first && coordinates[1][1] == coordinates[2][1])
+            #expect(coordinates[1].last != coordinates[2].last, "the drag moved the destination")
+        }
+        #expect(BrowserHarness.foreignRequests(page, server: server).isEmpty)
+    }
+
     @Test func impossibleAvoidShowsTheServersMessage() throws {
         let server = try BrowserHarness.Server.start()
         defer { server.stop() }

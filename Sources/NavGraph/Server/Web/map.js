@@ -81,6 +81,7 @@ function updateURL() {
 
 function setStatus(status, routes, error) {
   body.dataset.status = status;
+  body.dataset.requests = String(requestNumber);
   body.dataset.routes = String(routes);
   body.dataset.error = error || "";
   const box = $("error");
