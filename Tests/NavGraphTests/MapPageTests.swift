@@ -130,6 +130,21 @@ import Testing
         #expect(Set(sources.keys) == ["navgraph-roads", "navgraph-route", "navgraph-route-labels"])
     }
 
+    @Test func routeStyleTakesTheGlyphsOption() throws {
+        _ = try Fixtures.graph("monaco")
+        let graph = Fixtures.workDirectory.appendingPathComponent("monaco.navgraph").path
+        let style = Fixtures.workDirectory.appendingPathComponent("glyphs-style.json").path
+        let url = "http://127.0.0.1:5000/fonts/{fontstack}/{range}.pbf"
+        let ok = try Fixtures.run(["route", graph, "43.7384,7.4246", "43.7311,7.4197", "--style", style, "--glyphs", url])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: style))) as? [String: Any]
+        #expect(json?["glyphs"] as? String == url)
+        let bad = Fixtures.workDirectory.appendingPathComponent("glyphs-bad.json").path
+        let refused = try Fixtures.run(["route", graph, "43.7384,7.4246", "43.7311,7.4197", "--style", bad, "--glyphs", "http://x/"])
+        #expect(refused.status == 2 && refused.stderr.contains("--glyphs: 'http://x/'"))
+        #expect(!FileManager.default.fileExists(atPath: bad))
+    }
+
     @Test func trafficFalseRoutesOnFreeFlow() throws {
         let (service, graph) = try Self.service()
         let csv = try Data(contentsOf: Fixtures.packageRoot.appendingPathComponent("Data/monaco-traffic.csv"))
