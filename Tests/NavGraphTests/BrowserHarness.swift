@@ -89,8 +89,12 @@ enum BrowserHarness {
 
         func log() -> String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
+        /// SIGTERM (the server drains and exits), then SIGKILL after 10 s should it still run.
         func stop() {
             if process.isRunning { process.terminate() }
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
     }

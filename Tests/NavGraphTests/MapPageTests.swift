@@ -133,13 +133,16 @@ import Testing
     @Test func routeStyleTakesTheGlyphsOption() throws {
         _ = try Fixtures.graph("monaco")
         let graph = Fixtures.workDirectory.appendingPathComponent("monaco.navgraph").path
-        let style = Fixtures.workDirectory.appendingPathComponent("glyphs-style.json").path
+        // In a folder of its own: CommandLineTests look for temporary files at the top of the work directory.
+        let folder = Fixtures.workDirectory.appendingPathComponent("map-page-glyphs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let style = folder.appendingPathComponent("glyphs-style.json").path
         let url = "http://127.0.0.1:5000/fonts/{fontstack}/{range}.pbf"
         let ok = try Fixtures.run(["route", graph, "43.7384,7.4246", "43.7311,7.4197", "--style", style, "--glyphs", url])
         #expect(ok.status == 0, "\(ok.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: style))) as? [String: Any]
         #expect(json?["glyphs"] as? String == url)
-        let bad = Fixtures.workDirectory.appendingPathComponent("glyphs-bad.json").path
+        let bad = folder.appendingPathComponent("glyphs-bad.json").path
         let refused = try Fixtures.run(["route", graph, "43.7384,7.4246", "43.7311,7.4197", "--style", bad, "--glyphs", "http://x/"])
         #expect(refused.status == 2 && refused.stderr.contains("--glyphs: 'http://x/'"))
         #expect(!FileManager.default.fileExists(atPath: bad))
