@@ -28,8 +28,8 @@ let package = Package(
             name: "NavGraph",
             dependencies: ["COsmiumShim", "CMetis"],
             path: "Sources/NavGraph",
-            // Instruction phrasebooks, one JSON per language; found at run time by PhrasebookLocation.
-            resources: [.copy("Resources/phrasebook")],
+            // Instruction phrasebooks (one JSON per language, found by PhrasebookLocation) and the map page.
+            resources: [.copy("Resources/phrasebook"), .copy("Server/Web")],
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
         // The HTTP server: libmicrohttpd's thread pool in front of NavGraph's RoutingService.

@@ -72,7 +72,7 @@ private final class CallbackBox {
 
 /// Content types as C strings that live as long as the process (libmicrohttpd copies them into each response).
 nonisolated(unsafe) private let contentTypes: [String: UnsafeMutablePointer<CChar>] = Dictionary(uniqueKeysWithValues:
-    ["application/json; charset=utf-8", "text/plain; version=0.0.4", "application/geo+json", "text/plain"].compactMap { type in
+    Set(["application/json; charset=utf-8", "text/plain; version=0.0.4", "application/geo+json", "text/plain"] + MapPage.contentTypes).compactMap { type in
         strdup(type).map { (type, $0) }
     })
 

@@ -18,6 +18,8 @@ enum RouteCommand {
                        check: .choice(Arguments.choices(Format.self))),
             OptionSpec(name: "style", kind: .value, placeholder: "FILE", help: "also write a MapLibre style with the route as inline source"),
             OptionSpec(name: "theme", kind: .value, placeholder: "FILE", help: "colours and widths (JSON, keys as in the SDK's route-line styling)"),
+            OptionSpec(name: "glyphs", kind: .value, placeholder: "URL",
+                       help: "glyph URL template of --style, with {fontstack} and {range}", defaultValue: "the MapLibre demo host; text needs it"),
             OptionSpec(name: "units", kind: .value, help: "distances in labels, the summary, instructions and voice",
                        defaultValue: OutputOptions().units.rawValue, check: .choice(Arguments.choices(DistanceUnits.self))),
             OptionSpec(name: "locale", kind: .value, placeholder: "TAG",
@@ -121,6 +123,7 @@ enum RouteCommand {
     static func outputOptions(_ arguments: Arguments) throws -> OutputOptions {
         var output = OutputOptions()
         if let theme = arguments.options["theme"] { output.theme = try RouteTheme.load(path: theme) }
+        if let glyphs = arguments.options["glyphs"] { output.glyphsURL = try MapPageSetup.glyphsURL(glyphs) }
         output.units = try arguments.choice("units", DistanceUnits.self) ?? output.units
         output.narrator = try PhrasebookNarrator(locale: arguments.options["locale"] ?? "en", units: output.units)
         output.geometry = try arguments.choice("geometry", GeometryFormat.self) ?? output.geometry

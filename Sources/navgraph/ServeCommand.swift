@@ -24,7 +24,7 @@ enum ServeCommand {
             OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout",
                        defaultValue: "\(HTTPServer.Settings().connectionTimeoutSeconds)", check: .integer(1...3600, what: "a number of seconds")),
             OptionSpec(name: "quiet", kind: .flag, help: "no per-request log lines on stderr"),
-        ],
+        ] + MapPageSetup.options,
         run: run)
 
     static func run(_ arguments: Arguments) throws {
@@ -41,7 +41,7 @@ enum ServeCommand {
         limits.maximumAlternatives = try integer(arguments, "max-alternatives", default: limits.maximumAlternatives, range: 0...10)
 
         let graph = try RoutingGraph(path: graphPath)
-        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits)
+        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits, mapPage: try MapPageSetup.make(arguments, graph: graph))
         let trafficPath = arguments.options["traffic"]
         if let trafficPath { report(try service.traffic.load(path: trafficPath, engine: service.engine), source: trafficPath) }
 

@@ -15,7 +15,9 @@ import Testing
         #expect(result.status == 2, "exit \(result.status) for \(arguments)")
         for text in mentions { #expect(result.stderr.contains(text), "stderr '\(result.stderr)' lacks '\(text)'") }
         if let noFile { #expect(!FileManager.default.fileExists(atPath: noFile), "\(noFile) was left behind") }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Fixtures.workDirectory.path).filter { $0.contains(".tmp-") }
+        // Only this output's temporary files: other tests write (atomically) into the same directory meanwhile.
+        let prefix = "." + URL(fileURLWithPath: noFile ?? "").lastPathComponent + ".tmp-"
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: Fixtures.workDirectory.path).filter { noFile != nil && $0.hasPrefix(prefix) }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
 

@@ -42,7 +42,7 @@ public enum MapLibreStyle {
         ])
     }
 
-    private static func layers(_ options: OutputOptions) -> [JSON] {
+    static func layers(_ options: OutputOptions) -> [JSON] {
         let theme = options.theme
         let roundLine: [(String, JSON)] = [("line-cap", .string("round")), ("line-join", .string("round"))]
         let font = JSON.array(options.fontStack.map(JSON.string))

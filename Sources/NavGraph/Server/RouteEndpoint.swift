@@ -5,7 +5,7 @@ import Foundation
 struct RouteEndpoint {
     static let options: Set<String> = GeneralOptions.names.union([
         "alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints",
-        "language", "voice_units", "voice_instructions", "banner_instructions", "depart_at", "roundabout_exits",
+        "language", "voice_units", "voice_instructions", "banner_instructions", "depart_at", "roundabout_exits", "traffic",
     ])
     static let annotationNames = ["duration", "distance", "speed", "congestion", "congestion_numeric", "maxspeed"]
 

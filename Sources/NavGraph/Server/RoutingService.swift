@@ -13,6 +13,8 @@ public final class RoutingService: Sendable {
     public let metrics = ServerMetrics()
     private let pool: RouterPool
     private let started = Date()
+    /// The route planner page (`/`, `/roads/v1`, `/info` ...); nil serves the API alone.
+    public let mapPage: MapPage?
 
     /// Snapping radius when a request gives none (OSRM's default is unlimited).
     public static let defaultRadius = 5_000.0
@@ -20,9 +22,10 @@ public final class RoutingService: Sendable {
     /// Endpoints counted in the metrics; other paths count as `other`.
     static let endpoints: Set<String> = ["route", "table", "nearest", "geojson", "style", "traffic", "health", "metrics"]
 
-    public init(engine: RoutingEngine, limits: ServiceLimits = ServiceLimits()) {
+    public init(engine: RoutingEngine, limits: ServiceLimits = ServiceLimits(), mapPage: MapPage? = nil) {
         self.engine = engine
         self.limits = limits
+        self.mapPage = mapPage
         pool = RouterPool(engine: engine)
     }
 
@@ -46,6 +49,7 @@ public final class RoutingService: Sendable {
             case (_, "/traffic"): throw OSRMError(.invalidUrl, "\(request.method) /traffic: traffic is loaded with POST")
             default: break
             }
+            if let page = mapPage?.answer(request, service: self) { return page }
             guard request.method == "GET" || request.method == "HEAD" else {
                 throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET)")
             }
@@ -74,7 +78,7 @@ public final class RoutingService: Sendable {
         case "route":
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
             let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
-            let overlay = traffic.snapshot?.overlay(departure: parameters.departure)
+            let overlay = try trafficSnapshot(query)?.overlay(departure: parameters.departure)
             let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
             return .json(RouteEndpoint.body(response, parameters))
         default:
@@ -95,7 +99,7 @@ public final class RoutingService: Sendable {
                 output.position = point
             }
             output.units = DistanceUnits(rawValue: try query.choice("units", DistanceUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
-            let overlay = traffic.snapshot?.overlay(departure: parameters.departure)
+            let overlay = try trafficSnapshot(query)?.overlay(departure: parameters.departure)
             let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
             let body = url.service == "style" ? MapLibreStyle.make(response, output) : RouteGeoJSON.make(response, output)
             return HTTPResponse(status: 200, contentType: url.service == "style" ? "application/json; charset=utf-8" : "application/geo+json", body: body)

@@ -1,0 +1,7 @@
+/// `traffic=false` on `/route`, `/geojson` and `/style`: route on free flow although the server has traffic
+/// (the map page's traffic toggle); `traffic=true` or no option uses the traffic in force.
+extension RoutingService {
+    func trafficSnapshot(_ query: QueryOptions) throws -> LiveTraffic.Snapshot? {
+        try query.bool("traffic", default: true) ? traffic.snapshot : nil
+    }
+}
