@@ -50,6 +50,7 @@ extension Router {
         } else {
             coordinates[coordinates.count - 1] = path.target.point
         }
+        let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
         let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map { graph.string($0.key) }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
                            distance: annotations.reduce(0) { $0 + $1.distance },
@@ -58,6 +59,29 @@ extension Router {
                            weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges,
                            routingNodes: path.nodes)
         leg.edgeFirstSegment = edgeFirstSegment
+        leg.turnDelay = turnDelay
         return leg
+    }
+
+    /// Adds each turn's cost to the first segment of the edge it enters (the leg's last segment for an edge touched
+    /// without driving), current cost to `duration` and free-flow cost to `durationTypical`; returns the seconds added.
+    private func addTurnCosts(_ nodes: [Int], edgeFirstSegment: [Int], metric: RoutingMetric, to annotations: inout [SegmentAnnotation]) -> Double {
+        guard !annotations.isEmpty else { return 0 }
+        var total = 0.0
+        for index in nodes.indices.dropFirst() {
+            let from = nodes[index - 1], to = nodes[index]
+            var best: Int?
+            for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
+            where Int(graph.cch.turnHead[arc]) == to && (best.map { metric.turnCost[arc] < metric.turnCost[$0] } ?? true) {
+                best = arc
+            }
+            guard let arc = best else { continue }
+            let current = Double(metric.turnCost[arc]) / 1000, typical = Double(graph.turnCost[arc]) / 1000
+            let segment = min(edgeFirstSegment[safe: index] ?? annotations.count - 1, annotations.count - 1)
+            annotations[segment].duration += current
+            annotations[segment].durationTypical += typical
+            total += current
+        }
+        return total
     }
 }

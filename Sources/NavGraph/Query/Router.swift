@@ -47,7 +47,7 @@ public final class Router: @unchecked Sendable {
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
         metricCache[MetricKey(avoid: [], mode: AvoidMode.strict.rawValue, traffic: nil)] =
-            RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric)
+            RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric)
     }
 
     /// The hierarchy search used for legs (and the point-to-point checks of alternatives).
