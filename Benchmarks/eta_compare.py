@@ -34,6 +34,7 @@ import osrm as osrm_py  # noqa: E402  (osrm-bindings wheel)
 
 OSRM_PKG = Path(osrm_py.__file__).parent
 TARGETS = {"duration_median": 0.05, "distance_median": 0.02, "p90": 0.15}
+LONG_M = 1000.0  # the second set of figures: pairs whose OSRM route is at least this long
 
 
 def log(*args):
@@ -112,8 +113,8 @@ def navgraph_routes(binary, label, pbf, name, pairs_file):
     return out
 
 
-def compare(nav, ref):
-    both = [(a, b) for a, b in zip(nav, ref) if a and b and b[0] > 0 and b[1] > 0]
+def compare(nav, ref, minimum_m=0.0):
+    both = [(a, b) for a, b in zip(nav, ref) if a and b and b[0] > 0 and b[1] > 0 and b[0] >= minimum_m]
     dist = [a[0] / b[0] for a, b in both]
     dur = [a[1] / b[1] for a, b in both]
 
@@ -132,7 +133,7 @@ def meets(stats):
 
 def table(result):
     labels = [b["label"] for b in result["binaries"]]
-    lines = ["| extract | pairs both routed | " + " | ".join(
+    lines = ["| extract | pairs both routed (≥ 1 km) | " + " | ".join(
         f"{l}: duration median / p90 (ratio) | {l}: distance median / p90" for l in labels) + " | targets met (last) |",
              "|---|---:|" + "---|---|" * len(labels) + "---|"]
     for name, per in result["extracts"].items():
@@ -141,7 +142,9 @@ def table(result):
             s = per[l]
             cells.append(f"{100 * s['duration']['median']:.1f}% / {100 * s['duration']['p90']:.1f}% ({s['duration']['median_ratio']:.3f})")
             cells.append(f"{100 * s['distance']['median']:.1f}% / {100 * s['distance']['p90']:.1f}%")
-        lines.append(f"| {name} | {per[labels[-1]]['both_routed']} | " + " | ".join(cells) + f" | {'yes' if meets(per[labels[-1]]) else 'no'} |")
+        last = per[labels[-1]]
+        lines.append(f"| {name} | {last['both_routed']} ({last['from_1km']['both_routed']}) | " + " | ".join(cells)
+                     + f" | {'yes' if meets(last) else 'no'} |")
     return "\n".join(lines)
 
 
@@ -170,6 +173,8 @@ def main():
         for b in binaries:
             nav = navgraph_routes(b["path"], b["label"], pbf, name, pairs_file)
             stats = compare(nav, ref)
+            stats["from_1km"] = {k: v for k, v in compare(nav, ref, LONG_M).items() if k in ("both_routed", "duration", "distance")}
+            stats["osrm_median_distance_m"] = round(statistics.median([b[0] for a, b in zip(nav, ref) if a and b] or [0]), 1)
             result["extracts"][name][b["label"]] = stats
             log(f"{name} {b['label']}: {json.dumps(stats)}")
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
