@@ -66,21 +66,24 @@ extension Router {
     /// Adds each turn's cost to the first segment of the edge it enters (the leg's last segment for an edge touched
     /// without driving), current cost to `duration` and free-flow cost to `durationTypical`; returns the seconds added.
     private func addTurnCosts(_ nodes: [Int], edgeFirstSegment: [Int], metric: RoutingMetric, to annotations: inout [SegmentAnnotation]) -> Double {
-        guard !annotations.isEmpty else { return 0 }
+        guard !annotations.isEmpty, nodes.count > 1 else { return 0 }
+        let firstOut = graph.cch.turnFirstOut, head = graph.cch.turnHead, typicalCost = graph.turnCost
+        let last = annotations.count - 1
         var total = 0.0
-        for index in nodes.indices.dropFirst() {
-            let from = nodes[index - 1], to = nodes[index]
-            var best: Int?
-            for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
-            where Int(graph.cch.turnHead[arc]) == to && (best.map { metric.turnCost[arc] < metric.turnCost[$0] } ?? true) {
-                best = arc
+        metric.turnCost.withUnsafeBufferPointer { currentCost in
+            for index in 1..<nodes.count {
+                let from = nodes[index - 1], to = nodes[index]
+                var best = -1
+                for arc in Int(firstOut[from])..<Int(firstOut[from + 1]) where Int(head[arc]) == to {
+                    if best < 0 || currentCost[arc] < currentCost[best] { best = arc }
+                }
+                guard best >= 0, currentCost[best] > 0 || typicalCost[best] > 0 else { continue }
+                let current = Double(currentCost[best]) / 1000
+                let segment = index < edgeFirstSegment.count ? min(edgeFirstSegment[index], last) : last
+                annotations[segment].duration += current
+                annotations[segment].durationTypical += Double(typicalCost[best]) / 1000
+                total += current
             }
-            guard let arc = best else { continue }
-            let current = Double(metric.turnCost[arc]) / 1000, typical = Double(graph.turnCost[arc]) / 1000
-            let segment = min(edgeFirstSegment[safe: index] ?? annotations.count - 1, annotations.count - 1)
-            annotations[segment].duration += current
-            annotations[segment].durationTypical += typical
-            total += current
         }
         return total
     }
