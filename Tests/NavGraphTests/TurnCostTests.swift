@@ -166,4 +166,26 @@ struct TurnCostTests {
             #expect(abs(leg.durationTypical - leg.duration) < 0.002)
         }
     }
+
+    /// Congestion on the road arriving at a junction scales the junction's turn cost by that road's time factor;
+    /// `durationTypical` keeps the free-flow turn cost.
+    @Test func congestedApproachScalesTheTurnDelay() throws {
+        let junction = plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"])
+        let graph = try junction.importGraph(named: "turn-traffic")
+        let csv = Fixtures.workDirectory.appendingPathComponent("turn-traffic.csv").path
+        // Congestion 70 on W -> J: speed share 1 - (70 - 20) / 100 = 0.5, so the time factor is 2.
+        try "from_osm_id,to_osm_id,congestion\n\(junction.nodeID("W")),\(junction.nodeID("J")),70\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        var options = RouteOptions()
+        options.traffic = try TrafficFile.load(path: csv, graph: graph).overlay(slot: nil, label: "test")
+        let west = Coordinate(lat: italy.lat - 2 * 0.0005, lon: italy.lon + 0.0003)
+        let north = Coordinate(lat: italy.lat - 0.0002, lon: italy.lon + 2 * 0.0005)
+        for algorithm in SearchAlgorithm.allCases {
+            options.algorithm = algorithm
+            let leg = try #require(try Router(graph: graph).route([west, north], options: options).routes.first?.legs.first)
+            #expect(abs(leg.turnDelay - 2 * Double(2000 + acrossTraffic) / 1000) < 1e-9)
+            #expect(abs(leg.duration - leg.weight) < 0.002, "duration \(leg.duration) vs search cost \(leg.weight)")
+            let free = try #require(try Router(graph: graph).route([west, north]).routes.first?.legs.first)
+            #expect(abs(leg.durationTypical - free.duration) < 1e-6)
+        }
+    }
 }
