@@ -25,9 +25,11 @@ public final class AdmissibilityJudge {
     /// Not navgraph's criterion: a window may cost up to (1 + slack) × its shortest path and still pass. With slack
     /// only maximal windows are checked, so the relaxed test is approximate; with 0 (the default) it is exact.
     public let slack: Double
+    private let graph: RoutingGraph
 
     public init(graph: RoutingGraph, metric: RoutingMetric, options: AlternativeOptions = AlternativeOptions(), slack: Double = 0) {
         self.metric = metric
+        self.graph = graph
         self.options = options
         self.slack = slack
         search = CCHSearch(graph: graph)
@@ -66,7 +68,10 @@ public final class AdmissibilityJudge {
     public func isLocallyOptimal(_ nodes: [Int], threshold: Int) -> Bool {
         var prefix = [0]
         prefix.reserveCapacity(nodes.count)
-        for node in nodes { prefix.append(prefix[prefix.count - 1] + Int(metric.nodeWeight[node])) }
+        for (index, node) in nodes.enumerated() {
+            let turn = index > 0 ? Int(metric.turnCost(graph, from: nodes[index - 1], to: node) ?? 0) : 0
+            prefix.append(prefix[prefix.count - 1] + Int(metric.nodeWeight[node]) + turn)
+        }
         // Window start..end costs prefix[end + 1] - prefix[start + 1].
         var end = 0, checkedEnd = 0
         for start in 0..<nodes.count {

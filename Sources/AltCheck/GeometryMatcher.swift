@@ -210,9 +210,10 @@ public struct GeometryMatcher {
             if !isEnd && length(firstShape(visit.d), visit.from) + length(visit.to, lastShape(visit.d)) > 0.5 { throw .road }
             if let previous = nodes.last, !turnAllowed(visits[position - 1].d, visit.d) {
                 guard let bridge = shortBridge(from: previous, to: node) else { throw .turn }
-                cost += Int(metric.nodeWeight[bridge])
+                cost += Int(metric.nodeWeight[bridge]) + Int(metric.turnCost(graph, from: previous, to: bridge) ?? 0)
                 nodes.append(bridge)
             }
+            if let previous = nodes.last { cost += Int(metric.turnCost(graph, from: previous, to: node) ?? 0) }
             let weight = Int(metric.nodeWeight[node]), total = graph.edgeLength[visit.d >> 1]
             cost += isEnd && total > 0 ? Int((Double(weight) * min(1, visit.metres / total)).rounded()) : weight
             nodes.append(node)

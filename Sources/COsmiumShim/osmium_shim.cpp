@@ -70,12 +70,14 @@ bool is_guidance_node(const osmium::Node &node) {
                                std::strcmp(highway, "give_way") == 0 || std::strcmp(highway, "motorway_junction") == 0)) return true;
     const char *barrier = node.tags()["barrier"];
     if (barrier != nullptr && std::strcmp(barrier, "toll_booth") == 0) return true;
+    const char *railway = node.tags()["railway"];
+    if (railway != nullptr && std::strcmp(railway, "level_crossing") == 0) return true;
     return node.tags()["junction:ref"] != nullptr;
 }
 
 /// Appends only the node tags guidance reads.
 void append_guidance_tags(const osmium::TagList &tags, std::string &blob) {
-    static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction"};
+    static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction", "railway"};
     for (const char *key : keys) {
         const char *value = tags[key];
         if (value == nullptr) continue;

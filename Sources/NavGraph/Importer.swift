@@ -53,11 +53,19 @@ public enum Importer {
             let d = Int(turns.directedEdge[node])
             nodeWeight[node] = d & 1 == 0 ? network.edgeTimeForward[d >> 1] : network.edgeTimeBackward[d >> 1]
         }
+        let turnCost = log.phase("turn costs") {
+            let costs = profile == CarProfile.name ? TurnCosts.compute(network: network, turns: turns)
+                : ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
+            let total = costs.reduce(0) { $0 + Int($1) }
+            return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
+        }
         let metric = log.phase("customize") {
             let metric = CCHView.with(topology, turns) { view in
-                nodeWeight.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: $0) }
+                nodeWeight.withUnsafeBufferPointer { weights in
+                    turnCost.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+                }
             }
-            return (metric, "free-flow travel time")
+            return (metric, "free-flow travel time and turn costs")
         }
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
@@ -107,6 +115,7 @@ public enum Importer {
             writer.add(Section.routingComponent, component)
             writer.add(Section.turnFirstOut, turns.firstOut)
             writer.add(Section.turnHead, turns.head)
+            writer.add(Section.turnCost, turnCost)
             addRestrictions(restrictions, to: &writer)
             writer.add(Section.cchFirstUp, topology.firstUp)
             writer.add(Section.cchUpHead, topology.upHead)

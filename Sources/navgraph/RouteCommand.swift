@@ -163,7 +163,7 @@ enum RouteCommand {
         var lines: [String] = []
         for (index, route) in response.routes.enumerated() {
             let kind = index == 0 ? "route" : "alternative \(index)"
-            lines.append("\(kind): \(RouteText.distance(route.distance, units: output.units)), \(minutes(route.duration)) (free flow \(minutes(route.durationTypical)))")
+            lines.append("\(kind): \(RouteText.distance(route.distance, units: output.units)), \(minutes(route.duration)) (free flow \(minutes(route.durationTypical)), turns and junctions \(Int(route.turnDelay.rounded())) s)")
             if !route.usedAvoidedClasses.isEmpty { lines.append("  still uses avoided: \(route.usedAvoidedClasses.joined(separator: ", "))") }
             for (legIndex, leg) in route.legs.enumerated() {
                 lines.append("  leg \(legIndex + 1): \(RouteText.distance(leg.distance, units: output.units)), \(minutes(leg.duration)) via \(leg.summary.isEmpty ? "unnamed roads" : leg.summary)")

@@ -200,9 +200,12 @@ struct AdmissibilityChecker {
         }
         for start in starts.sorted() {
             var end = start, cost = 0
-            while end + 1 < nodes.count, Double(cost + Int(metric.nodeWeight[nodes[end + 1]])) <= threshold {
+            func step(_ index: Int) -> Int {
+                Int(metric.nodeWeight[nodes[index]]) + Int(metric.turnCost(graph, from: nodes[index - 1], to: nodes[index]) ?? 0)
+            }
+            while end + 1 < nodes.count, Double(cost + step(end + 1)) <= threshold {
                 end += 1
-                cost += Int(metric.nodeWeight[nodes[end]])
+                cost += step(end)
             }
             guard end > start else { continue }
             let found = dijkstra.search(sources: [Endpoint(node: nodes[start], cost: 0)], targets: [Endpoint(node: nodes[end], cost: 0)], metric: metric)

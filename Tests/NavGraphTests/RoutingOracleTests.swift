@@ -30,7 +30,7 @@ import Testing
     }
 }
 
-/// Checks that a path is a chain of allowed turns and that its weights add up to the reported cost.
+/// Checks that a path is a chain of allowed turns and that its edge and turn weights add up to the reported cost.
 func checkPath(_ path: Router.LegPath, graph: RoutingGraph, metric: RoutingMetric, router: Router) throws {
     let costs = EdgeCostModel(graph: graph)
     for (from, to) in zip(path.nodes, path.nodes.dropFirst()) {
@@ -50,7 +50,9 @@ func checkPath(_ path: Router.LegPath, graph: RoutingGraph, metric: RoutingMetri
     let departure = Int(costs.cost(directedEdge: Int(graph.routingEdge[first]), upTo: position(path.source, first), metric: metric))
     let arrival = Int(costs.cost(directedEdge: Int(graph.routingEdge[last]), upTo: position(path.target, last), metric: metric))
     var total = Int(metric.nodeWeight[first]) - departure
-    for node in path.nodes.dropFirst() { total += Int(metric.nodeWeight[node]) }
+    for (from, node) in zip(path.nodes, path.nodes.dropFirst()) {
+        total += Int(metric.nodeWeight[node]) + Int(metric.turnCost(graph, from: from, to: node) ?? 0)
+    }
     total -= Int(metric.nodeWeight[last]) - arrival
     #expect(total == path.cost, "path weights add up to \(total), reported \(path.cost)")
 }

@@ -94,9 +94,10 @@ public struct CCHView: @unchecked Sendable {
     }
 }
 
-/// Computes a CCHMetric from per-routing-node weights: a turn into node v costs weight[v].
+/// Computes a CCHMetric from per-routing-node weights and per-turn costs: turn arc a into node v costs
+/// turnCost[a] + nodeWeight[v] (nothing if v may not be used).
 public enum Customization {
-    public static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>) -> CCHMetric {
+    public static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, turnCost: UnsafeBufferPointer<UInt32>) -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount)
         guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
         let infinity = CCHMetric.infinity
@@ -104,9 +105,10 @@ public enum Customization {
         // Input arcs.
         for tail in 0..<cch.nodeCount {
             for arc in Int(cch.turnFirstOut[tail])..<Int(cch.turnFirstOut[tail + 1]) {
-                let weight = nodeWeight[Int(cch.turnHead[arc])]
+                let entered = nodeWeight[Int(cch.turnHead[arc])]
                 let code = cch.inputArc[arc]
-                guard weight < infinity, code != UInt32.max else { continue }
+                guard entered < infinity, code != UInt32.max else { continue }
+                let weight = UInt32(min(UInt64(infinity - 1), UInt64(entered) + UInt64(turnCost[arc])))
                 let cchArc = Int(code >> 1)
                 if code & 1 == 0 {
                     if weight < forward[cchArc] { forward[cchArc] = weight }

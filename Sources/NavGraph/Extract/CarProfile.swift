@@ -22,8 +22,21 @@ public enum CarProfile {
 
     /// Applied to posted limits: cars rarely keep to the limit on average (OSRM uses the same idea).
     public static let maxspeedFactor = 0.8
-    /// Used for `maxspeed=none`.
-    public static let unlimitedSpeedKmh = 130.0
+    /// Used for `maxspeed=none` (OSRM's `none` = 140, before `maxspeedFactor`).
+    public static let unlimitedSpeedKmh = 140.0
+    /// Narrowest `maxwidth:physical|maxwidth|width|est_width` in metres a car passes (OSRM `vehicle_width`).
+    public static let vehicleWidth = 1.9
+    /// Tags whose value (or its `:forward` / `:backward` form, looked up first) gives the speed limit, in OSRM's order.
+    static let maxspeedKeys = ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"]
+    /// Highest speed in km/h on a surface, track grade or smoothness (OSRM car.lua); unlisted values do not limit.
+    static let surfaceSpeeds: [String: Double] = [
+        "cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60, "bricks": 60,
+        "grass": 40, "wood": 40, "sett": 40, "grass_paver": 40, "gravel": 40, "unpaved": 40, "ground": 40, "dirt": 40,
+        "pebblestone": 40, "tartan": 40, "cobblestone": 30, "clay": 30, "earth": 20, "stone": 20, "rocky": 20, "sand": 20,
+        "laterite": 15, "mud": 10, "ice": 20, "snow": 30,
+    ]
+    static let tracktypeSpeeds: [String: Double] = ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]
+    static let smoothnessSpeeds: [String: Double] = ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5]
 
     static let blockedAccess: Set<String> = ["no", "agricultural", "forestry", "emergency", "psv", "bus", "delivery_no", "military", "discouraged_no"]
     static let privateAccess: Set<String> = ["private"]
@@ -39,7 +52,12 @@ public enum CarProfile {
         } else {
             return nil
         }
-        if tags["area"] == "yes" || tags["impassable"] == "yes" { return nil }
+        if tags["area"] == "yes" || tags["impassable"] == "yes" || tags["smoothness"] == "impassable" { return nil }
+        for key in ["maxwidth:physical", "maxwidth", "width", "est_width"] {
+            guard let raw = tags[key] else { continue }
+            if let metres = Double(raw.prefix { $0.isNumber || $0 == "." }), metres > 0, metres <= vehicleWidth { return nil }
+            break
+        }
         if let status = tags["status"], status == "impassable" { return nil }
 
         var flags: EdgeFlags = []
@@ -69,11 +87,13 @@ public enum CarProfile {
         if !backward || !forward { flags.insert(.oneway) }
 
         let maxspeed = Maxspeed.parse(tags["maxspeed"])
-        let forwardLimit = Maxspeed.parse(tags["maxspeed:forward"]) ?? maxspeed
-        let backwardLimit = Maxspeed.parse(tags["maxspeed:backward"]) ?? maxspeed
+        let (forwardLimit, backwardLimit) = speedLimits(tags)
+        let surfaceLimit = [tags["surface"].flatMap { surfaceSpeeds[$0] }, tags["tracktype"].flatMap { tracktypeSpeeds[$0] },
+                            tags["smoothness"].flatMap { smoothnessSpeeds[$0] }].compactMap { $0 }.min()
         func speed(limit: Double?) -> Double {
-            guard let limit, roadClass != .ferry else { return roadClass.defaultSpeedKmh }
-            return max(5, limit * maxspeedFactor)
+            guard roadClass != .ferry else { return roadClass.defaultSpeedKmh }
+            let base = limit.map { max(5, $0 * maxspeedFactor) } ?? roadClass.defaultSpeedKmh
+            return min(base, surfaceLimit ?? base)
         }
         let ferryDuration = roadClass == .ferry ? FerryDuration.parse(tags["duration"]) : nil
         return WayAttributes(
@@ -84,22 +104,48 @@ public enum CarProfile {
     }
 }
 
+extension CarProfile {
+    /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
+    /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
+    static func speedLimits(_ tags: [String: String]) -> (forward: Double?, backward: Double?) {
+        var forward: String?, backward: String?
+        for key in maxspeedKeys {
+            forward = forward ?? tags[key + ":forward"]
+            backward = backward ?? tags[key + ":backward"]
+            if forward == nil || backward == nil {
+                let common = tags[key]
+                forward = forward ?? common
+                backward = backward ?? common
+            }
+            if forward != nil && backward != nil { break }
+        }
+        return (Maxspeed.parse(forward), Maxspeed.parse(backward))
+    }
+}
+
 /// Parses OSM `maxspeed` values into km/h.
 public enum Maxspeed {
     /// Stored (edge.maxspeed) for `maxspeed=none`; the Directions output writes `{"none": true}`.
     public static let unlimited = 255.0
-    /// Implicit limits for country-style values such as `DE:urban`; the zone suffix decides when the country is not listed.
+    /// Implicit limits for country-style values such as `DE:urban`; the zone suffix decides when the country is not
+    /// listed (OSRM's defaults: urban 50, rural 90, trunk 110, motorway 130).
     static let zoneDefaults: [String: Double] = [
-        "urban": 50, "rural": 90, "motorway": 120, "trunk": 100, "living_street": 10,
+        "urban": 50, "rural": 90, "motorway": 130, "trunk": 110, "living_street": 10,
         "walk": 7, "zone30": 30, "zone:30": 30, "zone20": 20, "bicycle_road": 30, "school": 30,
     ]
+    /// Country values that differ from the zone defaults (OSRM car.lua's table, a few more); keys upper-case.
     static let countryOverrides: [String: Double] = [
-        "DE:rural": 100, "DE:motorway": CarProfile.unlimitedSpeedKmh, "AT:rural": 100, "AT:motorway": 130,
-        "FR:rural": 80, "FR:motorway": 130, "IT:rural": 90, "IT:motorway": 130, "IT:trunk": 110,
-        "PT:rural": 90, "PT:motorway": 120, "ES:rural": 90, "ES:motorway": 120, "GB:nsl_single": 96.5,
+        "DE:rural": 100, "DE:motorway": CarProfile.unlimitedSpeedKmh, "DE:living_street": 7, "AT:rural": 100, "AT:trunk": 100,
+        "AT:motorway": 130, "AR:urban": 40, "AR:rural": 110, "BE:motorway": 120, "BE-BRU:rural": 70, "BE-BRU:urban": 30,
+        "BE-VLG:rural": 70, "BG:motorway": 140, "BY:urban": 60, "BY:motorway": 110, "CA-ON:rural": 80,
+        "FR:rural": 80, "FR:motorway": 130, "IT:rural": 90, "IT:motorway": 130, "IT:trunk": 110, "DK:rural": 80,
+        "PT:rural": 90, "PT:motorway": 120, "ES:rural": 90, "ES:trunk": 90, "ES:motorway": 120, "GB:nsl_single": 96.5,
         "GB:nsl_dual": 112.6, "GB:motorway": 112.6, "UK:nsl_single": 96.5, "UK:nsl_dual": 112.6,
-        "UK:motorway": 112.6, "FI:rural": 80, "FI:motorway": 120, "MT:rural": 80, "MT:urban": 50,
-        "RU:rural": 90, "RU:motorway": 110, "CH:rural": 80, "CH:motorway": 120, "NL:rural": 80,
+        "UK:motorway": 112.6, "FI:rural": 80, "FI:motorway": 120, "MT:rural": 80, "MT:urban": 50, "LV:living_street": 20,
+        "RU:urban": 60, "RU:rural": 90, "RU:motorway": 110, "RU:living_street": 20, "CH:rural": 80, "CH:trunk": 100,
+        "CH:motorway": 120, "NL:rural": 80, "NL:trunk": 100, "NO:rural": 80, "NO:motorway": 110, "PH:urban": 40,
+        "PH:rural": 80, "PH:motorway": 100, "PL:rural": 100, "PL:expressway": 120, "PL:motorway": 140, "RO:trunk": 100,
+        "ZA:urban": 60, "ZA:rural": 100,
     ]
 
     /// Returns km/h, or nil for values that say nothing usable (`signals`, `variable`, garbage).
@@ -111,9 +157,9 @@ public enum Maxspeed {
         case "walk": return 7
         default: break
         }
-        if let listed = countryOverrides[value] { return listed }
-        if let colon = value.firstIndex(of: ":"), value.prefix(upTo: colon).count == 2 {
-            let zone = String(value[value.index(after: colon)...])
+        if let colon = value.firstIndex(of: ":"), (2...6).contains(value.prefix(upTo: colon).count) {
+            let zone = String(value[value.index(after: colon)...]).lowercased()
+            if let listed = countryOverrides[value.prefix(upTo: colon).uppercased() + ":" + zone] { return listed }
             if let zoneSpeed = zoneDefaults[zone] { return zoneSpeed }
             if zone.hasPrefix("zone"), let number = Double(zone.drop(while: { !$0.isNumber })) { return number }
             return nil

@@ -56,8 +56,13 @@ public struct NodeControl: OptionSet, Sendable {
     public static let giveWay = NodeControl(rawValue: 1 << 2)
     public static let tollBooth = NodeControl(rawValue: 1 << 3)
     public static let motorwayJunction = NodeControl(rawValue: 1 << 4)
+    /// `railway=level_crossing` (a turn-cost delay, see TurnCosts).
+    public static let levelCrossing = NodeControl(rawValue: 1 << 5)
+    /// `traffic_signals:direction` (or `direction`) = forward / backward: the signal faces only traffic along / against the way.
+    public static let signalsForwardOnly = NodeControl(rawValue: 1 << 6)
+    public static let signalsBackwardOnly = NodeControl(rawValue: 1 << 7)
 
-    /// Reads `highway=traffic_signals|stop|give_way|motorway_junction` and `barrier=toll_booth`.
+    /// Reads `highway=traffic_signals|stop|give_way|motorway_junction`, `barrier=toll_booth`, `railway=level_crossing`.
     public init(tags: [String: String]) {
         var control: NodeControl = []
         switch tags["highway"] {
@@ -68,6 +73,14 @@ public struct NodeControl: OptionSet, Sendable {
         default: break
         }
         if tags["barrier"] == "toll_booth" { control.insert(.tollBooth) }
+        if tags["railway"] == "level_crossing" { control.insert(.levelCrossing) }
+        if control.contains(.trafficSignals) {
+            switch tags["traffic_signals:direction"] ?? tags["direction"] {
+            case "forward": control.insert(.signalsForwardOnly)
+            case "backward": control.insert(.signalsBackwardOnly)
+            default: break
+            }
+        }
         self = control
     }
 }

@@ -67,6 +67,7 @@ public enum DirectionsResponse {
             ("distance", .measure(leg.distance)),
             ("duration", .measure(leg.duration)),
             ("duration_typical", .measure(leg.durationTypical)),
+            ("turn_delay_s", .measure(leg.turnDelay)),
             ("weight", .measure(leg.weight)),
             ("summary", .string(leg.summary)),
             ("steps", .array(steps(leg, options))),

@@ -77,6 +77,7 @@ public enum RouteGeoJSON {
             ("distance", .measure(route.distance)),
             ("duration", .measure(route.duration)),
             ("duration_typical", .measure(route.durationTypical)),
+            ("turn_delay_s", .measure(route.turnDelay)),
             ("avoided", .array(route.avoided.map(JSON.string))),
             ("usedAvoidedClasses", .array(route.usedAvoidedClasses.map(JSON.string))),
         ]

@@ -37,13 +37,13 @@ struct AdmissibilityCheck {
         let weight = metric.nodeWeight
         var before = viaIndex, costBefore = 0
         while before > 0 && costBefore <= threshold {
-            costBefore += Int(weight[nodes[before]])
+            costBefore += Int(weight[nodes[before]]) + Int(metric.turnCost(graph, from: nodes[before - 1], to: nodes[before]) ?? 0)
             before -= 1
         }
         var after = viaIndex, costAfter = 0
         while after < nodes.count - 1 && costAfter <= threshold {
             after += 1
-            costAfter += Int(weight[nodes[after]])
+            costAfter += Int(weight[nodes[after]]) + Int(metric.turnCost(graph, from: nodes[after - 1], to: nodes[after]) ?? 0)
         }
         guard before < after else { return true }
         guard let (shortest, _) = search.distance(sources: [Endpoint(node: nodes[before], cost: 0)],

@@ -1,4 +1,4 @@
-/// Plain Dijkstra on the turn graph: the reference every speed-up is checked against.
+/// Plain Dijkstra on the turn graph (arc a into v costs turnCost[a] + nodeWeight[v]): the reference every speed-up is checked against.
 public final class DijkstraSearch: ShortestPathSearch {
     private let graph: RoutingGraph
     private var distance: ContiguousArray<UInt32>
@@ -37,7 +37,7 @@ public final class DijkstraSearch: ShortestPathSearch {
                 let next = Int(head[arc])
                 let weight = metric.nodeWeight[next]
                 if weight >= CCHMetric.infinity { continue }
-                let candidate = key &+ weight
+                let candidate = key &+ weight &+ metric.turnCost[arc]
                 if candidate < distance[next] {
                     if distance[next] == UInt32.max { touched.append(Int32(next)) }
                     distance[next] = candidate

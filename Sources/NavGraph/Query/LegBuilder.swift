@@ -50,6 +50,7 @@ extension Router {
         } else {
             coordinates[coordinates.count - 1] = path.target.point
         }
+        let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
         let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map { graph.string($0.key) }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
                            distance: annotations.reduce(0) { $0 + $1.distance },
@@ -58,6 +59,32 @@ extension Router {
                            weight: Double(path.cost) / 1000, summary: summary, directedEdges: directedEdges,
                            routingNodes: path.nodes)
         leg.edgeFirstSegment = edgeFirstSegment
+        leg.turnDelay = turnDelay
         return leg
+    }
+
+    /// Adds each turn's cost to the first segment of the edge it enters (the leg's last segment for an edge touched
+    /// without driving), current cost to `duration` and free-flow cost to `durationTypical`; returns the seconds added.
+    private func addTurnCosts(_ nodes: [Int], edgeFirstSegment: [Int], metric: RoutingMetric, to annotations: inout [SegmentAnnotation]) -> Double {
+        guard !annotations.isEmpty, nodes.count > 1 else { return 0 }
+        let firstOut = graph.cch.turnFirstOut, head = graph.cch.turnHead, typicalCost = graph.turnCost
+        let last = annotations.count - 1
+        var total = 0.0
+        metric.turnCost.withUnsafeBufferPointer { currentCost in
+            for index in 1..<nodes.count {
+                let from = nodes[index - 1], to = nodes[index]
+                var best = -1
+                for arc in Int(firstOut[from])..<Int(firstOut[from + 1]) where Int(head[arc]) == to {
+                    if best < 0 || currentCost[arc] < currentCost[best] { best = arc }
+                }
+                guard best >= 0, currentCost[best] > 0 || typicalCost[best] > 0 else { continue }
+                let current = Double(currentCost[best]) / 1000
+                let segment = index < edgeFirstSegment.count ? min(edgeFirstSegment[index], last) : last
+                annotations[segment].duration += current
+                annotations[segment].durationTypical += Double(typicalCost[best]) / 1000
+                total += current
+            }
+        }
+        return total
     }
 }

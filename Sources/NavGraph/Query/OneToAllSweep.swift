@@ -33,7 +33,7 @@ public final class OneToAllSweep {
                 let next = Int(graph.cch.turnHead[arc])
                 let weight = metric.nodeWeight[next]
                 guard weight < CCHMetric.infinity else { continue }
-                let cost = remaining &+ weight
+                let cost = remaining &+ metric.turnCost[arc] &+ weight
                 if cost < seeds[next] ?? UInt32.max { seeds[next] = cost }
             }
         }
@@ -61,7 +61,7 @@ public final class OneToAllSweep {
                 let next = Int(graph.cch.turnHead[arc])
                 let weight = metric.nodeWeight[next]
                 guard weight < CCHMetric.infinity, label[next] < CCHMetric.infinity, !snapped.contains(where: { $0.node == next }) else { continue }
-                best = min(best, weight &+ label[next])
+                best = min(best, metric.turnCost[arc] &+ weight &+ label[next])
             }
             if best < CCHMetric.infinity { loop[node] = best }
         }

@@ -71,6 +71,9 @@ public struct RouteLeg: Sendable {
     public var edgeFirstSegment: [Int] = []
     /// Guidance steps, filled on request (`Router.addSteps`); empty otherwise.
     public var steps: [GuidanceStep] = []
+    /// Seconds of `duration` spent on turns and junction controls (signals, stops, give way, level crossings); each
+    /// turn's cost is also in the duration of the first segment of the edge it enters.
+    public var turnDelay: Double = 0
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,
@@ -105,6 +108,8 @@ public struct Route: Sendable {
     public var durationTypical: Double { legs.reduce(0) { $0 + $1.durationTypical } }
     /// Seconds of the search cost (equals duration unless avoided roads were penalised).
     public var weight: Double { legs.reduce(0) { $0 + $1.weight } }
+    /// Seconds of the duration spent on turns and junction controls.
+    public var turnDelay: Double { legs.reduce(0) { $0 + $1.turnDelay } }
     /// The whole geometry, legs joined without repeating the shared waypoint.
     public var coordinates: [Coordinate] {
         var all: [Coordinate] = []

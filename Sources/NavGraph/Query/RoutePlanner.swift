@@ -53,7 +53,7 @@ struct RoutePlanner {
             for arc in Int(graph.cch.turnFirstOut[source.node])..<Int(graph.cch.turnFirstOut[source.node + 1]) {
                 let next = Int(graph.cch.turnHead[arc])
                 let weight = metric.nodeWeight[next]
-                if weight < CCHMetric.infinity { offer(next, source.cost &+ weight, source.node) }
+                if weight < CCHMetric.infinity { offer(next, source.cost &+ weight &+ metric.turnCost[arc], source.node) }
             }
         }
         let expanded = best.sorted { $0.key < $1.key }.map { Endpoint(node: $0.key, cost: $0.value.cost) }

@@ -27,7 +27,7 @@ public final class RoutingEngine: Sendable {
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
         cache = MetricCache(capacity: cacheCapacity,
-                            freeFlow: RoutingMetric(nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
+                            freeFlow: RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
     }
 
     /// The cache key of a request: avoid mode only matters when something is avoided.

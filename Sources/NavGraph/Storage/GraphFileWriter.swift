@@ -4,7 +4,7 @@ import Foundation
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("NAVGRAPH".utf8)
     /// 3: guidance sections (traffic controls, exit numbers, lanes, destinations, junction adjacency).
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     public static let alignment = 64
     public static let nameLength = 24
     /// Header: magic (8), version (4), section count (4), table CRC (4), reserved (4).

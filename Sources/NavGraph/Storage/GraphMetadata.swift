@@ -36,6 +36,8 @@ public enum Section {
     public static let stringOffsets = "string.offsets", stringBytes = "string.bytes"
     public static let routingEdge = "routing.edge", routingNodeOfEdge = "routing.nodeOfEdge", routingComponent = "routing.component"
     public static let turnFirstOut = "turn.firstOut", turnHead = "turn.head"
+    /// Free-flow cost in milliseconds of each turn arc (angle, junction controls; see TurnCosts), since version 4.
+    public static let turnCost = "turn.cost"
     public static let restrictionRelation = "restriction.relation", restrictionVia = "restriction.via"
     public static let restrictionMandatory = "restriction.only", restrictionFromFirst = "restriction.fromFirst"
     public static let restrictionFrom = "restriction.from", restrictionToFirst = "restriction.toFirst", restrictionTo = "restriction.to"

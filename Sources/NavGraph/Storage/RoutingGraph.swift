@@ -28,6 +28,8 @@ public final class RoutingGraph: @unchecked Sendable {
     public let routingNodeOfEdge: UnsafeBufferPointer<Int32>
     public let routingComponent: UnsafeBufferPointer<UInt32>
     public let cch: CCHView
+    /// Free-flow turn cost in milliseconds per turn arc (parallel to `cch.turnHead`), paid on top of the entered edge's time.
+    public let turnCost: UnsafeBufferPointer<UInt32>
     public let freeFlowMetric: CCHMetric
     public let gridFirst: UnsafeBufferPointer<UInt32>
     public let gridSegment: UnsafeBufferPointer<UInt32>
@@ -76,6 +78,7 @@ public final class RoutingGraph: @unchecked Sendable {
         cch = CCHView(firstUp: try file.array(Section.cchFirstUp), upHead: try file.array(Section.cchUpHead),
                       parent: try file.array(Section.cchParent), inputArc: try file.array(Section.cchInputArc),
                       turnFirstOut: try file.array(Section.turnFirstOut), turnHead: try file.array(Section.turnHead))
+        turnCost = try file.array(Section.turnCost)
         freeFlowMetric = CCHMetric(forward: try file.array(Section.metricForward), backward: try file.array(Section.metricBackward),
                                    forwardVia: try file.array(Section.metricForwardVia), backwardVia: try file.array(Section.metricBackwardVia),
                                    owner: file)
@@ -102,7 +105,8 @@ public final class RoutingGraph: @unchecked Sendable {
             ("shape arrays", shapeLonE7.count == shapeLatE7.count && shapeOSMNode.count == shapeLatE7.count),
             ("routing arrays", routingNodeOfEdge.count == 2 * edges && routingComponent.count == routing && cch.parent.count == routing),
             ("routing edges", routingEdge.allSatisfy { Int($0) < 2 * edges } && routingNodeOfEdge.allSatisfy { Int($0) < routing }),
-            ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count),
+            ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count
+                && turnCost.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
             ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
             ("guidance", nodeControl.count == nodeOSMID.count && nodeExitRef.count == nodeOSMID.count && shapeControl.count == shapeLatE7.count
