@@ -455,7 +455,7 @@ function setupPanel() {
   const traffic = $("traffic");
   traffic.checked = state.traffic && info.traffic;
   traffic.disabled = !info.traffic;
-  $("traffic-note").textContent = info.traffic ? `(${info.traffic_label || "loaded"})` : "(none loaded on the server)";
+  $("traffic-note").textContent = info.traffic ? `(${(info.traffic_label || "loaded").split("/").pop()})` : "(none loaded on the server)";
   traffic.addEventListener("change", () => { state.traffic = traffic.checked; route(); });
   const depart = $("depart");
   depart.value = state.depart;
