@@ -213,6 +213,32 @@ import Glibc
         #expect(metrics.contains("navgraph_request_duration_seconds_bucket{endpoint=\"route\",le=\"+Inf\"} 6"))
     }
 
+    @Test func engineCacheIsBoundedAndTrafficWeightsMatchTheCostModel() throws {
+        let graph = try Fixtures.graph("monaco")
+        let engine = RoutingEngine(graph: graph, cacheCapacity: 2)
+        let toll = engine.metric(avoid: [.toll], mode: .strict, traffic: nil)
+        #expect(engine.metric(avoid: [.toll], mode: .strict, traffic: nil) === toll)
+        _ = engine.metric(avoid: [.ferry], mode: .strict, traffic: nil)
+        _ = engine.metric(avoid: [.highway], mode: .prefer, traffic: nil)
+        #expect(engine.cachedMetricCount == 3)   // two customized plus the pinned free-flow metric
+        #expect(engine.metric(avoid: [.toll], mode: .strict, traffic: nil) !== toll)   // the least recently used went first
+        // Every routing node's traffic weight is the cost model's current time (edges without data included).
+        let csv = Fixtures.packageRoot.appendingPathComponent("Data/monaco-traffic.csv").path
+        let overlay = try TrafficCSVReader.read(path: csv, graph: graph).overlay(slot: nil, label: "test")
+        let metric = engine.metric(avoid: [], mode: .strict, traffic: overlay)
+        let costs = EdgeCostModel(graph: graph)
+        var mismatches = 0
+        for node in 0..<graph.routingNodeCount {
+            let expected = costs.currentTime(directedEdge: Int(graph.routingEdge[node]), traffic: overlay) ?? CCHMetric.infinity
+            if metric.nodeWeight[node] != expected { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+        // A new overlay from the same table is a new generation, hence a new metric.
+        let again = try TrafficCSVReader.read(path: csv, graph: graph).overlay(slot: nil, label: "again")
+        #expect(again.generation != overlay.generation)
+        #expect(engine.metric(avoid: [], mode: .strict, traffic: again) !== metric)
+    }
+
     @Test func randomTargetsAlwaysGetAnOSRMAnswer() throws {
         let graph = try Fixtures.graph("monaco")
         let service = RoutingService(engine: RoutingEngine(graph: graph))

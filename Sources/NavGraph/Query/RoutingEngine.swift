@@ -46,11 +46,28 @@ public final class RoutingEngine: Sendable {
     /// Number of metrics currently cached (the free-flow one included).
     public var cachedMetricCount: Int { cache.count }
 
+    /// Whether any segment of directed edge d carries traffic data in its direction.
+    private func hasTraffic(directedEdge d: Int, _ traffic: TrafficOverlay) -> Bool {
+        let edge = d >> 1, direction = d & 1
+        let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+        for point in first..<max(first, last) where traffic.factor(key: TrafficOverlay.key(segment: point, direction: direction)) != nil {
+            return true
+        }
+        return false
+    }
+
     private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
         var weights = freeFlowWeights
         if let traffic {
             for node in 0..<graph.routingNodeCount {
-                weights[node] = costs.currentTime(directedEdge: Int(graph.routingEdge[node]), traffic: traffic) ?? CCHMetric.infinity
+                let d = Int(graph.routingEdge[node])
+                // Edges without traffic data keep their free-flow time (what currentTime would return for them),
+                // so only covered edges pay for the per-segment sums.
+                guard hasTraffic(directedEdge: d, traffic) else {
+                    weights[node] = max(1, min(CCHMetric.infinity - 1, weights[node]))
+                    continue
+                }
+                weights[node] = costs.currentTime(directedEdge: d, traffic: traffic) ?? CCHMetric.infinity
             }
         }
         if !avoid.isEmpty {
