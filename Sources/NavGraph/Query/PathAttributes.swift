@@ -24,10 +24,15 @@ final class PathAttributes: @unchecked Sendable {
     let down: ContiguousArray<Double>
     private let graph: RoutingGraph
     private let traffic: TrafficOverlay?
+    private let metric: RoutingMetric
+
+    /// The metric's cost of the cheapest turn from routing node `from` into `to`.
+    private func turnCost(from: Int, to: Int) -> UInt32? { metric.turnCost(graph, from: from, to: to) }
 
     init(graph: RoutingGraph, metric: RoutingMetric, kinds: PathAttributeSet) {
         self.graph = graph
         self.kinds = kinds
+        self.metric = metric
         traffic = metric.traffic
         let width = kinds.contains(.distance) && kinds.contains(.duration) ? 2 : 1
         self.width = width
@@ -60,6 +65,32 @@ final class PathAttributes: @unchecked Sendable {
                 for slot in 0..<width {
                     if forwardVia[arc] < 0 { up[arc * width + slot] = node[high * width + slot] }
                     if backwardVia[arc] < 0 { down[arc * width + slot] = node[low * width + slot] }
+                }
+            }
+        }
+        // Durations include the cost of the turn each input arc stands for: the cheapest turn arc onto it, as
+        // customization chose it (turn cost + entered edge's weight).
+        if kinds.contains(.duration) {
+            let slot = width - 1
+            var bestForward = ContiguousArray<UInt64>(repeating: UInt64.max, count: max(1, cch.arcCount))
+            var bestBackward = bestForward
+            for tail in 0..<nodeCount {
+                for turn in Int(cch.turnFirstOut[tail])..<Int(cch.turnFirstOut[tail + 1]) {
+                    let entered = metric.nodeWeight[Int(cch.turnHead[turn])]
+                    let code = cch.inputArc[turn]
+                    guard entered < CCHMetric.infinity, code != UInt32.max else { continue }
+                    let turnCost = metric.turnCost[turn]
+                    let weight = UInt64(entered) + UInt64(turnCost)
+                    let arc = Int(code >> 1)
+                    if code & 1 == 0 {
+                        if weight < bestForward[arc] && forwardVia[arc] < 0 {
+                            bestForward[arc] = weight
+                            up[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(turnCost)
+                        }
+                    } else if weight < bestBackward[arc] && backwardVia[arc] < 0 {
+                        bestBackward[arc] = weight
+                        down[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(turnCost)
+                    }
                 }
             }
         }
@@ -142,7 +173,11 @@ final class PathAttributes: @unchecked Sendable {
     /// Attributes of a whole leg given as routing nodes from source to target, as `buildLeg` sums them.
     func path(_ nodes: [Int], source: Snap, target: Snap, planner: RoutePlanner) -> (Double, Double) {
         var total = (0.0, 0.0)
+        let durationSlot = kinds.contains(.distance) ? 1 : 0
         for (index, node) in nodes.enumerated() {
+            if index > 0, kinds.contains(.duration), let turn = turnCost(from: nodes[index - 1], to: node) {
+                if durationSlot == 0 { total.0 += Double(turn) } else { total.1 += Double(turn) }
+            }
             let d = Int(graph.routingEdge[node])
             let from = index == 0 ? planner.position(of: source, onDirectedEdge: d) : 0
             let to = index == nodes.count - 1 ? planner.position(of: target, onDirectedEdge: d) : graph.edgeLength[d >> 1]
