@@ -96,8 +96,12 @@ import NavGraph
         let graph = try Fixtures.graph("monaco")
         let result = try Fixtures.run(["route", graph.file.path, "43.7384,7.4246", "43.7402,7.4268", "--format", "summary"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("1. depart"))
-        #expect(result.stdout.contains("arrive"))
+        // The summary speaks the default locale (English); German comes with --locale de.
+        #expect(result.stdout.contains("1. Head "))
+        #expect(result.stdout.contains("You have arrived"))
+        let german = try Fixtures.run(["route", graph.file.path, "43.7384,7.4246", "43.7402,7.4268", "--format", "summary", "--locale", "de"])
+        #expect(german.status == 0)
+        #expect(german.stdout.contains("Sie haben Ihr Ziel erreicht"))
     }
 
     @Test func geoJSONHasManeuverPoints() throws {
