@@ -107,4 +107,19 @@ import Testing
         #expect(error?.message.contains("input arc 0 (0 -> 2)") == true, "\(error?.message ?? "")")
         #expect(throws: NavGraphError.self) { try ChordalContraction.contract(nodeCount: 2, firstOut: [0, 1, 1], head: [5]) }
     }
+
+    /// Found by the checked tier: a section name of exactly 24 bytes (restriction.viaPathFirst) tripped the
+    /// writer's precondition in debug builds, so every checked-build import trapped. It must round-trip.
+    @Test func fullLengthSectionNameRoundTrips() throws {
+        let name = "restriction.viaPathFirst"
+        #expect(name.utf8.count == GraphFileFormat.nameLength)
+        var writer = GraphFileWriter()
+        writer.add(name, ContiguousArray<UInt32>([1, 2, 3]))
+        writer.add("short", ContiguousArray<UInt8>([9]))
+        let path = Fixtures.workDirectory.appendingPathComponent("long-section-name.bin").path
+        try writer.write(to: path)
+        let file = try MappedGraphFile(path: path)
+        #expect(file.sections[name]?.length == 12 && file.sections["short"]?.length == 1)
+        #expect(file.sectionOrder.map(\.name) == [name, "short"])
+    }
 }
