@@ -23,6 +23,7 @@ work=".build/corpus/$target"
 findings=".build/findings/$target"
 mkdir -p "$work" "$findings"
 echo "fuzz: running fuzz-$target for $seconds s (seeds corpus/$target, new inputs $work, crashes $findings)" >&2
-# detect_leaks=0: the graph and router caches live for the whole process by design.
-ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
+# detect_leaks=0: the graph and router caches live for the whole process by design. No Swift backtracer: its
+# memory reader trips ASan; ASan and libFuzzer report the crash.
+ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" SWIFT_BACKTRACE="enable=no" "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
   -print_final_stats=1 -artifact_prefix="$findings/" "$@" "$work" "corpus/$target"
