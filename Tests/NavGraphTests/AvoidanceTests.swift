@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test(arguments: ["porto", "baltimore", "monaco", "milan", "malta", "isle-of-man"])
-    func everyCombinationMatchesFilteredDijkstra(extract: String) throws {
+    func realEveryCombinationMatchesFilteredDijkstra(extract: String) throws {
         let graph = try Fixtures.graph(extract)
         let router = Router(graph: graph)
         let points = randomRoadPoints(graph, count: 1600, seed: 7)

@@ -107,4 +107,38 @@ import Testing
         #expect(error?.message.contains("input arc 0 (0 -> 2)") == true, "\(error?.message ?? "")")
         #expect(throws: NavGraphError.self) { try ChordalContraction.contract(nodeCount: 2, firstOut: [0, 1, 1], head: [5]) }
     }
+
+    /// Found by the checked tier: a section name of exactly 24 bytes (restriction.viaPathFirst) tripped the
+    /// writer's precondition in debug builds, so every checked-build import trapped. It must round-trip.
+    @Test func fullLengthSectionNameRoundTrips() throws {
+        let name = "restriction.viaPathFirst"
+        #expect(name.utf8.count == GraphFileFormat.nameLength)
+        var writer = GraphFileWriter()
+        writer.add(name, ContiguousArray<UInt32>([1, 2, 3]))
+        writer.add("short", ContiguousArray<UInt8>([9]))
+        let path = Fixtures.workDirectory.appendingPathComponent("long-section-name.bin").path
+        try writer.write(to: path)
+        let file = try MappedGraphFile(path: path)
+        #expect(file.sections[name]?.length == 12 && file.sections["short"]?.length == 1)
+        #expect(file.sectionOrder.map(\.name) == [name, "short"])
+    }
+
+    /// Found by fuzzing graph files (Tools/fuzz.sh graph-file): a file whose checksums pass but whose grid offsets
+    /// descend trapped the snapper (Range with lowerBound > upperBound). Loading now refuses it, naming the section.
+    @Test func descendingGridOffsetsAreRefusedOnLoad() throws {
+        let graph = try CraftedOSM.testTown(restriction: nil).importGraph(named: "fuzz-grid")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: graph.file.path))
+        let grid = try #require(graph.file.sections[Section.gridFirst])
+        #expect(graph.gridFirst.count >= 3)
+        // Swap in a descending pair: gridFirst[1] = total + 1 > gridFirst[2].
+        let total = UInt32(graph.gridSegment.count)
+        withUnsafeBytes(of: (total + 1).littleEndian) { bytes.replaceSubrange((grid.offset + 4)..<(grid.offset + 8), with: $0) }
+        let path = Fixtures.workDirectory.appendingPathComponent("fuzz-grid-broken.bin").path
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let unchecked = #expect(throws: NavGraphError.self) { try RoutingGraph(path: path, verifyChecksums: false) }
+        #expect(unchecked?.message.contains("inconsistent grid") == true, "\(unchecked?.message ?? "")")
+        let checked = #expect(throws: NavGraphError.self) { try RoutingGraph(path: path) }
+        #expect(checked?.message.contains("checksum mismatch in section '\(Section.gridFirst)'") == true, "\(checked?.message ?? "")")
+    }
 }
+

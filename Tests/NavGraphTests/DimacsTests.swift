@@ -4,7 +4,7 @@ import Testing
 
 /// DIMACS challenge graphs: imported distances equal a node-based Dijkstra written here from the raw file.
 @Suite struct DimacsTests {
-    @Test func rome99MatchesIndependentDijkstra() throws {
+    @Test func realRome99MatchesIndependentDijkstra() throws {
         let input = Fixtures.dataDirectory.appendingPathComponent("dimacs/rome99.gr").path
         let output = Fixtures.workDirectory.appendingPathComponent("rome99.navgraph").path
         try Importer.run(input: input, output: output, log: ProgressLog(quiet: true))

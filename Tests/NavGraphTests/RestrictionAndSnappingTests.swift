@@ -158,7 +158,7 @@ import Testing
         #expect(error?.message.contains("from waypoint 1 to 2") == true)
     }
 
-    @Test func seaPointAndSwappedCoordinates() throws {
+    @Test func realSeaPointAndSwappedCoordinates() throws {
         let router = Router(graph: try Fixtures.graph("monaco"))
         let sea = #expect(throws: NavGraphError.self) {
             try router.route([Coordinate(lat: 43.69, lon: 7.43), Coordinate(lat: 43.7384, lon: 7.4246)])

@@ -13,19 +13,22 @@ public enum GraphFileFormat {
     public static let entrySize = 48
 }
 
-/// Collects named sections and writes them as one checksummed file, atomically (temporary file, then rename).
+/// Collects named sections and writes them as one checksummed file, atomically (see AtomicFileOutput).
 public struct GraphFileWriter {
     private var sections: [(name: String, elementSize: Int, bytes: Data)] = []
 
     public init() {}
 
     public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) {
-        precondition(name.utf8.count < GraphFileFormat.nameLength, "section name too long: \(name)")
+        // A name may fill all 24 bytes (no terminating zero; the reader stops at 24). restriction.viaPathFirst does,
+        // and `<` here trapped every import in checked (debug) builds while -Ounchecked release builds skipped it.
+        precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
         let bytes = values.withUnsafeBytes { Data($0) }
         sections.append((name, MemoryLayout<Element>.stride, bytes))
     }
 
     public mutating func addData(_ name: String, _ bytes: Data) {
+        precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
         sections.append((name, 1, bytes))
     }
 
@@ -51,19 +54,11 @@ public struct GraphFileWriter {
         appendInteger(table.withUnsafeBytes { crc32($0) }, to: &header)
         appendInteger(UInt32(0), to: &header)
 
-        let directory = (path as NSString).deletingLastPathComponent
-        // Unique per write, so that concurrent writers of the same path (threads or processes) never share one.
-        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let temporary = (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(unique)"
-        guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-            throw NavGraphError("\(path): cannot create the output file (is the folder writable?)")
-        }
+        var output = try AtomicFileOutput(path: path)
         do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-            defer { try? handle.close() }
             var position = 0
             func write(_ data: Data) throws {
-                try handle.write(contentsOf: data)
+                try output.write(data)
                 position += data.count
             }
             try write(header)
@@ -73,15 +68,11 @@ public struct GraphFileWriter {
                 try write(bytes)
             }
             if align(position) > position { try write(Data(count: align(position) - position)) }
-            try handle.synchronize()
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw NavGraphError("\(path): writing failed (\(error))")
+            output.abandon()
+            throw error
         }
-        guard rename(temporary, path) == 0 else {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw NavGraphError("\(path): cannot move the finished file into place (errno \(errno))")
-        }
+        try output.commit()
     }
 
     private func align(_ value: Int) -> Int {

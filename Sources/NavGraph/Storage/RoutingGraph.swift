@@ -118,7 +118,31 @@ public final class RoutingGraph: @unchecked Sendable {
                 && junctionOut.allSatisfy { Int($0) < 2 * edges }),
             ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
         ]
-        for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file") }
+        for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file", code: .badFile) }
+        // Offsets ascend and indices stay in range (found by fuzzing graph files: a descending grid offset trapped the snapper).
+        func ascending(_ offsets: UnsafeBufferPointer<UInt32>) -> Bool {
+            offsets.first == 0 && zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
+        }
+        func below(_ values: UnsafeBufferPointer<UInt32>, _ limit: Int) -> Bool { values.allSatisfy { Int($0) < limit } }
+        let strings = stringOffsets.count - 1, arcs = cch.upHead.count
+        let contents: [(String, () -> Bool)] = [
+            ("edge shape offsets", { ascending(self.edgeShapeFirst) && zip(self.edgeShapeFirst, self.edgeShapeFirst.dropFirst()).allSatisfy { $1 - $0 >= 2 } }),
+            ("edge nodes", { below(self.edgeFrom, self.nodeOSMID.count) && below(self.edgeTo, self.nodeOSMID.count) }),
+            ("strings", { strings >= 1 && ascending(self.stringOffsets) && Int(self.stringOffsets.last ?? 0) <= self.stringBytes.count
+                          && below(self.edgeName, strings) && below(self.edgeRef, strings) }),
+            ("turn graph", { ascending(self.cch.turnFirstOut) && below(self.cch.turnHead, routing)
+                             && self.cch.inputArc.allSatisfy { $0 == UInt32.max || Int($0 >> 1) < arcs } }),
+            ("hierarchy", { ascending(self.cch.firstUp) && below(self.cch.upHead, routing)
+                            && self.cch.parent.indices.allSatisfy { self.cch.parent[$0] == -1 || (Int(self.cch.parent[$0]) > $0 && Int(self.cch.parent[$0]) < routing) }
+                            && (0..<routing).allSatisfy { node in
+                                (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy { Int(self.cch.upHead[$0]) > node } } }),
+            // A shortcut's middle node lies below its lower end, so unpacking always descends and ends.
+            ("metric", { (0..<routing).allSatisfy { node in
+                (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy {
+                    Int(self.freeFlowMetric.forwardVia[$0]) < node && Int(self.freeFlowMetric.backwardVia[$0]) < node } } }),
+            ("grid", { ascending(self.gridFirst) && self.gridSegment.allSatisfy { Int($0) + 1 < self.shapeLatE7.count } }),
+        ]
+        for (name, ok) in contents where !ok() { throw NavGraphError("\(file.path): inconsistent \(name) in graph file", code: .badFile) }
     }
 
     public var edgeCount: Int { edgeFrom.count }

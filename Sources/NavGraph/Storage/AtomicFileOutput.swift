@@ -1,0 +1,95 @@
+import Foundation
+
+/// An output file that appears at its path only when complete. On Linux it is written with no name at all
+/// (O_TMPFILE) and linked in at the end, so a process killed mid-write leaves nothing behind; elsewhere, or where
+/// the file system lacks O_TMPFILE, it is written under a hidden temporary name and renamed.
+/// Errors name the path and the system's reason (permission denied, no space left on device).
+struct AtomicFileOutput {
+    let path: String
+    private let descriptor: Int32
+    /// The hidden name written to when O_TMPFILE is unavailable.
+    private let namedTemporary: String?
+    private(set) var bytesWritten = 0
+
+    /// A hidden name in the output's folder, unique per write (concurrent writers of one path never share one).
+    private static func temporaryName(for path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let unique = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return (directory.isEmpty ? "." : directory) + "/.\((path as NSString).lastPathComponent).tmp-\(getpid())-\(unique)"
+    }
+
+    private static func reason() -> String { String(cString: strerror(errno)) }
+
+    init(path: String) throws {
+        self.path = path
+        let directory = (path as NSString).deletingLastPathComponent
+        #if os(Linux)
+        // O_TMPFILE is __O_TMPFILE | O_DIRECTORY; Glibc's macro does not import into Swift.
+        let unnamed = open(directory.isEmpty ? "." : directory, Int32(0o20000000) | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o644)
+        #else
+        let unnamed: Int32 = -1
+        #endif
+        if unnamed >= 0 {
+            descriptor = unnamed
+            namedTemporary = nil
+            return
+        }
+        if errno == EACCES || errno == EROFS || errno == ENOENT || errno == ENOTDIR {
+            throw NavGraphError("\(path): cannot create the output file (\(Self.reason()))", code: .ioFailure)
+        }
+        let temporary = Self.temporaryName(for: path)
+        let named = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard named >= 0 else { throw NavGraphError("\(path): cannot create the output file (\(Self.reason()))", code: .ioFailure) }
+        descriptor = named
+        namedTemporary = temporary
+    }
+
+    mutating func write(_ data: Data) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    throw NavGraphError("\(path): writing failed after \(bytesWritten + offset) bytes (\(Self.reason()))", code: .ioFailure)
+                }
+                offset += count
+            }
+        }
+        bytesWritten += data.count
+    }
+
+    /// Flushes the file to disk and gives it its name, replacing any file there.
+    func commit() throws {
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            let message = "\(path): writing failed at the final flush (\(Self.reason()))"
+            abandonName()
+            throw NavGraphError(message, code: .ioFailure)
+        }
+        let temporary: String
+        if let namedTemporary {
+            temporary = namedTemporary
+        } else {
+            temporary = Self.temporaryName(for: path)
+            guard linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 else {
+                throw NavGraphError("\(path): cannot give the finished file a name (\(Self.reason()))", code: .ioFailure)
+            }
+        }
+        guard rename(temporary, path) == 0 else {
+            let message = "\(path): cannot move the finished file into place (\(Self.reason()))"
+            unlink(temporary)
+            throw NavGraphError(message, code: .ioFailure)
+        }
+    }
+
+    /// Closes without publishing: an unnamed file vanishes, a named temporary is removed.
+    func abandon() {
+        close(descriptor)
+        abandonName()
+    }
+
+    private func abandonName() {
+        if let namedTemporary { unlink(namedTemporary) }
+    }
+}

@@ -1,0 +1,1 @@
+// The entry points of the fuzz executables: see FuzzMain.c.
