@@ -97,14 +97,6 @@ struct Arguments {
         return parsed
     }
 
-    /// Rejects options outside `allowed` (the table already refuses unknown ones; kept for commands not yet
-    /// given a table of their own).
-    func check(allowed: Set<String>) throws {
-        for name in options.keys.sorted() + flags.sorted() where !allowed.contains(name) && name != "help" {
-            throw NavGraphError("unknown option --\(name) (see navgraph \(spec.name) --help)")
-        }
-    }
-
     /// The raw values of an enum, for an option's `.choice` check.
     static func choices<Choice: RawRepresentable & CaseIterable>(_ type: Choice.Type) -> [String] where Choice.RawValue == String {
         Choice.allCases.map(\.rawValue)
