@@ -84,7 +84,8 @@ public enum Importer {
             createdAt: iso.string(from: Date()), nodeCount: network.nodeCount, edgeCount: network.edgeCount,
             shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
             cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
-            componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds)
+            componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
+            phaseMemory: log.phaseMemory)
 
         try log.phase("write") {
             var writer = GraphFileWriter()
