@@ -22,9 +22,11 @@ let package = Package(
         ),
         // METIS nested-dissection orders, from Debian's libmetis-dev.
         .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
+        // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic.
+        .target(name: "CThreadRandom", path: "Sources/CThreadRandom"),
         .target(
             name: "NavGraph",
-            dependencies: ["COsmiumShim", "CMetis"],
+            dependencies: ["COsmiumShim", "CMetis", "CThreadRandom"],
             path: "Sources/NavGraph",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),

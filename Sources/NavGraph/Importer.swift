@@ -36,8 +36,12 @@ public enum Importer {
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
+        // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
+        let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
         let rank = try log.phase("order") {
-            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head), "METIS nested dissection")
+            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
+                                               splitLevels: splitLevels),
+             "METIS nested dissection, \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
         let (component, componentSizes) = log.phase("components") {
@@ -85,7 +89,7 @@ public enum Importer {
             shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
             cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
             componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
-            phaseMemory: log.phaseMemory)
+            phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds)
 
         try log.phase("write") {
             var writer = GraphFileWriter()

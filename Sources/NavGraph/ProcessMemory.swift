@@ -11,10 +11,19 @@ public enum ProcessMemory {
     static func statusField(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
-            let kilobytes = line.dropFirst(name.count).split(separator: " ").first.flatMap { Int($0) } ?? 0
+            let kilobytes = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
             return kilobytes * 1024
         }
         return 0
+    }
+
+    /// User plus system CPU seconds of the whole process so far (all threads).
+    public static var cpuSeconds: Double {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return 0 }
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
     }
 }
 

@@ -7,6 +7,8 @@ public final class ProgressLog: @unchecked Sendable {
     private var phaseStart = Date()
     public private(set) var phaseSeconds: [String: Double] = [:]
     public private(set) var phaseMemory: [String: PhaseMemory] = [:]
+    /// CPU seconds (user + system, all threads) per phase.
+    public private(set) var phaseCPUSeconds: [String: Double] = [:]
 
     public init(quiet: Bool = false) { self.quiet = quiet }
 
@@ -14,13 +16,16 @@ public final class ProgressLog: @unchecked Sendable {
     public func phase<T>(_ name: String, _ work: () throws -> (T, String)) rethrows -> T {
         phaseStart = Date()
         let sampler = PhaseMemorySampler()
+        let cpuStart = ProcessMemory.cpuSeconds
         let (value, summary) = try work()
         let seconds = Date().timeIntervalSince(phaseStart)
+        let cpu = ProcessMemory.cpuSeconds - cpuStart
         let memory = sampler.finish()
         phaseSeconds[name] = seconds
+        phaseCPUSeconds[name] = cpu
         phaseMemory[name] = memory
-        say(String(format: "[%7.2fs] %@: %@ (%.2fs, peak RSS %@, now %@)", Date().timeIntervalSince(start), name, summary, seconds,
-                   Self.megabytes(memory.peakBytes), Self.megabytes(memory.endBytes)))
+        say(String(format: "[%7.2fs] %@: %@ (%.2fs, CPU %.2fs, peak RSS %@, now %@)", Date().timeIntervalSince(start), name, summary,
+                   seconds, cpu, Self.megabytes(memory.peakBytes), Self.megabytes(memory.endBytes)))
         return value
     }
 
