@@ -22,7 +22,7 @@ let package = Package(
         ),
         // METIS nested-dissection orders, from Debian's libmetis-dev.
         .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
-        // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic.
+        // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic; malloc_trim for Swift.
         .target(name: "CThreadRandom", path: "Sources/CThreadRandom"),
         .target(
             name: "NavGraph",

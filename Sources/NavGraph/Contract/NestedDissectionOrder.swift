@@ -19,6 +19,7 @@ public enum NestedDissectionOrder {
         _ = navgraph_thread_random_first(1)  // keeps the per-thread rand() that METIS relies on linked in
         let graph = MetisGraph(xadj: xadj.map { idx_t($0) }, adjacency: adjncy.map { idx_t($0) })
         let rank = try order(graph, splitLevels: splitLevels)
+        navgraph_release_free_memory()  // what METIS freed on the worker threads stays in their malloc arenas otherwise
         return ContiguousArray(rank.map { UInt32($0) })
     }
 

@@ -33,6 +33,14 @@ public struct GraphFileWriter {
                                        withBytes: { body in try values.withUnsafeBytes { try body($0) } }))
     }
 
+    /// Adds a section from memory that `owner` keeps alive (held here until written), without copying it.
+    public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: UnsafeBufferPointer<Element>, owner: AnyObject) {
+        precondition(name.utf8.count < GraphFileFormat.nameLength, "section name too long: \(name)")
+        sections.append(PendingSection(name: name, elementSize: MemoryLayout<Element>.stride,
+                                       byteCount: values.count * MemoryLayout<Element>.stride,
+                                       withBytes: { body in try withExtendedLifetime(owner) { try body(UnsafeRawBufferPointer(values)) } }))
+    }
+
     public mutating func addData(_ name: String, _ bytes: Data) {
         sections.append(PendingSection(name: name, elementSize: 1, byteCount: bytes.count,
                                        withBytes: { body in try bytes.withUnsafeBytes { try body($0) } }))
