@@ -16,7 +16,6 @@ for path in sys.argv[1:]:
     arr = load(path)
     parent = arr('cch.parent', np.int32); first = arr('cch.firstUp', np.uint32).astype(np.int64)
     n = len(parent); deg = np.diff(first)
-    depth = np.zeros(n, np.int64); space = np.zeros(n, np.int64)
     p = parent.tolist(); d = deg.tolist(); dep = [0]*n; sp = [0]*n
     for v in range(n - 1, -1, -1):
         q = p[v]
