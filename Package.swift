@@ -24,9 +24,11 @@ let package = Package(
         .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
         // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
         .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic; malloc_trim for Swift.
+        .target(name: "CThreadRandom", path: "Sources/CThreadRandom"),
         .target(
             name: "NavGraph",
-            dependencies: ["COsmiumShim", "CMetis"],
+            dependencies: ["COsmiumShim", "CMetis", "CThreadRandom"],
             path: "Sources/NavGraph",
             // Instruction phrasebooks (one JSON per language, found by PhrasebookLocation) and the map page.
             resources: [.copy("Resources/phrasebook"), .copy("Server/Web")],

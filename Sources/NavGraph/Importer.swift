@@ -36,8 +36,12 @@ public enum Importer {
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
+        // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
+        let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
         let rank = try log.phase("order") {
-            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head), "METIS nested dissection")
+            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
+                                               splitLevels: splitLevels),
+             "METIS nested dissection, \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
         let (component, componentSizes) = log.phase("components") {
@@ -84,7 +88,8 @@ public enum Importer {
             createdAt: iso.string(from: Date()), nodeCount: network.nodeCount, edgeCount: network.edgeCount,
             shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
             cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
-            componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds)
+            componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
+            phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds)
 
         try log.phase("write") {
             var writer = GraphFileWriter()
@@ -121,10 +126,10 @@ public enum Importer {
             writer.add(Section.cchUpHead, topology.upHead)
             writer.add(Section.cchParent, topology.parent)
             writer.add(Section.cchInputArc, topology.inputArc)
-            writer.add(Section.metricForward, ContiguousArray(metric.forward))
-            writer.add(Section.metricBackward, ContiguousArray(metric.backward))
-            writer.add(Section.metricForwardVia, ContiguousArray(metric.forwardVia))
-            writer.add(Section.metricBackwardVia, ContiguousArray(metric.backwardVia))
+            writer.add(Section.metricForward, metric.forward, owner: metric)
+            writer.add(Section.metricBackward, metric.backward, owner: metric)
+            writer.add(Section.metricForwardVia, metric.forwardVia, owner: metric)
+            writer.add(Section.metricBackwardVia, metric.backwardVia, owner: metric)
             writer.add(Section.gridFirst, gridFirst)
             writer.add(Section.gridSegment, gridSegment)
             try writer.write(to: output)

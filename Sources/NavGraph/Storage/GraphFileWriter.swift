@@ -15,38 +15,56 @@ public enum GraphFileFormat {
 
 /// Collects named sections and writes them as one checksummed file, atomically (see AtomicFileOutput).
 public struct GraphFileWriter {
-    private var sections: [(name: String, elementSize: Int, bytes: Data)] = []
+    /// One section waiting to be written: its bytes stay in the caller's array (shared, not copied) until written.
+    private struct PendingSection {
+        let name: String
+        let elementSize: Int
+        let byteCount: Int
+        let withBytes: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    }
+    private var sections: [PendingSection] = []
 
     public init() {}
 
     public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) {
-        // A name may fill all 24 bytes (no terminating zero; the reader stops at 24). restriction.viaPathFirst does,
-        // and `<` here trapped every import in checked (debug) builds while -Ounchecked release builds skipped it.
+        // A name may fill all 24 bytes (no terminating zero; the reader stops at 24): restriction.viaPathFirst does.
         precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
-        let bytes = values.withUnsafeBytes { Data($0) }
-        sections.append((name, MemoryLayout<Element>.stride, bytes))
+        sections.append(PendingSection(name: name, elementSize: MemoryLayout<Element>.stride,
+                                       byteCount: values.count * MemoryLayout<Element>.stride,
+                                       withBytes: { body in try values.withUnsafeBytes { try body($0) } }))
+    }
+
+    /// Adds a section from memory that `owner` keeps alive (held here until written), without copying it.
+    public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: UnsafeBufferPointer<Element>, owner: AnyObject) {
+        precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
+        sections.append(PendingSection(name: name, elementSize: MemoryLayout<Element>.stride,
+                                       byteCount: values.count * MemoryLayout<Element>.stride,
+                                       withBytes: { body in try withExtendedLifetime(owner) { try body(UnsafeRawBufferPointer(values)) } }))
     }
 
     public mutating func addData(_ name: String, _ bytes: Data) {
         precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
-        sections.append((name, 1, bytes))
+        sections.append(PendingSection(name: name, elementSize: 1, byteCount: bytes.count,
+                                       withBytes: { body in try bytes.withUnsafeBytes { try body($0) } }))
     }
 
     public func write(to path: String) throws {
         let tableSize = GraphFileFormat.headerSize + sections.count * GraphFileFormat.entrySize
         var offset = align(tableSize)
         var table = Data()
-        var layout: [(offset: Int, bytes: Data)] = []
+        var layout: [(offset: Int, section: PendingSection)] = []
         for section in sections {
             var name = Array(section.name.utf8)
             name += [UInt8](repeating: 0, count: GraphFileFormat.nameLength - name.count)
             table.append(contentsOf: name)
             appendInteger(UInt64(offset), to: &table)
-            appendInteger(UInt64(section.bytes.count), to: &table)
-            appendInteger(section.bytes.withUnsafeBytes { crc32($0) }, to: &table)
+            appendInteger(UInt64(section.byteCount), to: &table)
+            var checksum: UInt32 = 0
+            try section.withBytes { checksum = crc32($0) }
+            appendInteger(checksum, to: &table)
             appendInteger(UInt32(section.elementSize), to: &table)
-            layout.append((offset, section.bytes))
-            offset = align(offset + section.bytes.count)
+            layout.append((offset, section))
+            offset = align(offset + section.byteCount)
         }
         var header = Data(GraphFileFormat.magic)
         appendInteger(GraphFileFormat.version, to: &header)
@@ -63,9 +81,13 @@ public struct GraphFileWriter {
             }
             try write(header)
             try write(table)
-            for (sectionOffset, bytes) in layout {
+            for (sectionOffset, section) in layout {
                 if sectionOffset > position { try write(Data(count: sectionOffset - position)) }
-                try write(bytes)
+                // Straight from the caller's array: no copy of the section in memory.
+                try section.withBytes { buffer in
+                    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+                    try write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
+                }
             }
             if align(position) > position { try write(Data(count: align(position) - position)) }
         } catch {

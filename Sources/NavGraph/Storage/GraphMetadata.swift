@@ -22,6 +22,10 @@ public struct GraphMetadata: Codable, Sendable {
     public var componentCount: Int
     public var report: ImportReport
     public var phaseSeconds: [String: Double]
+    /// Resident memory per import phase; absent in files written before it was recorded.
+    public var phaseMemory: [String: PhaseMemory]? = nil
+    /// CPU seconds (user + system, all threads) per import phase; absent in files written before it was recorded.
+    public var phaseCPUSeconds: [String: Double]? = nil
 }
 
 /// Names of the sections of a navgraph file.
