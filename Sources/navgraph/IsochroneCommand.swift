@@ -15,8 +15,6 @@ enum IsochroneCommand {
             OptionSpec(name: "cell", kind: .value, placeholder: "METRES", help: "grid cell of the polygon tracing", check: .positiveNumber),
             OptionSpec(name: "theme", kind: .value, placeholder: "FILE", help: "colours (JSON) for the contour fills"),
         ] + RouteCommand.metricOptions + [
-            OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
-                       check: .positiveNumber),
             OptionSpec(name: "no-verify", kind: .flag, help: "skip checking the graph file's checksums (faster start on large files)"),
             OptionSpec(name: "quiet", kind: .flag, help: "no timings on stderr"),
         ],
@@ -33,16 +31,13 @@ enum IsochroneCommand {
         isochroneOptions.cellMetres = try arguments.double("cell", default: isochroneOptions.cellMetres)
         let theme = try arguments.options["theme"].map(RouteTheme.load(path:)) ?? .default
         var options = try RouteCommand.routeOptions(arguments)
-        let departure = try arguments.options["depart"].map(parseDeparture)
+        _ = try arguments.options["depart"].map(parseDeparture)   // a bad time fails before the graph loads
         let quiet = arguments.flags.contains("quiet")
         let clock = ContinuousClock()
         let started = clock.now
         let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
-        if let trafficPath = arguments.options["traffic"] {
-            let table = try TrafficFile.load(path: trafficPath, graph: graph)
-            options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
-        }
+        options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
         let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
         let snap: Snap
         do {

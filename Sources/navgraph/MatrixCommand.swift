@@ -15,8 +15,6 @@ enum MatrixCommand {
             OptionSpec(name: "annotations", kind: .list, placeholder: "duration,distance", help: "what the cells hold", defaultValue: "duration",
                        check: .choice(["duration", "distance"])),
         ] + RouteCommand.metricOptions + [
-            OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
-                       check: .positiveNumber),
             OptionSpec(name: "skip-unsnappable", kind: .flag, help: "leave points far from any road as null rows/columns instead of failing"),
             OptionSpec(name: "no-verify", kind: .flag, help: "skip checking the graph file's checksums (faster start on large files)"),
             OptionSpec(name: "quiet", kind: .flag, help: "no progress and timings on stderr"),
@@ -46,13 +44,10 @@ enum MatrixCommand {
         let sourcePoints = try readPoints(sourcesPath)
         let destinationPath = arguments.options["destinations"]
         let destinationPoints = try destinationPath.map(readPoints)
-        let departure = try arguments.options["depart"].map(parseDeparture)
+        _ = try arguments.options["depart"].map(parseDeparture)   // a bad time fails before the graph loads
         let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"))
         let router = Router(graph: graph)
-        if let trafficPath = arguments.options["traffic"] {
-            let table = try TrafficFile.load(path: trafficPath, graph: graph)
-            options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
-        }
+        options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
         let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
         let loaded = clock.now
         let skip = arguments.flags.contains("skip-unsnappable")

@@ -32,8 +32,6 @@ enum RouteCommand {
             OptionSpec(name: "off-route", kind: .value, placeholder: "METRES", help: "with --position: farther than this from the route is off route",
                        defaultValue: "\(Int(OutputOptions().offRouteThreshold))", check: .positiveNumber),
             OptionSpec(name: "names", kind: .list, placeholder: "A,B,C", help: "waypoint names (in the summary, GeoJSON and style)"),
-            OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
-                       check: .positiveNumber),
             OptionSpec(name: "alternatives", kind: .optionalValue, placeholder: "N", help: "up to N alternative routes (N 0...10; 2 without N)",
                        check: .integer(0...10, what: "a count")),
             OptionSpec(name: "algorithm", kind: .value, help: "the hierarchy or the Dijkstra reference", defaultValue: RouteOptions().algorithm.rawValue,
@@ -45,7 +43,7 @@ enum RouteCommand {
         ] + metricOptions,
         run: run)
 
-    /// Options that pick the metric (avoidance, traffic), shared by route, matrix and isochrone.
+    /// Options that pick the metric (avoidance, traffic) and snapping, shared by route, matrix and isochrone.
     static let metricOptions: [OptionSpec] = [
         OptionSpec(name: "avoid", kind: .list, placeholder: "toll,ferry,highway", help: "avoid these classes (any combination)"),
         OptionSpec(name: "avoid-trunk", kind: .flag, help: "treat trunk roads as highway too (with --avoid highway)"),
@@ -53,7 +51,17 @@ enum RouteCommand {
                    defaultValue: RouteOptions().avoidMode.rawValue, check: .choice(Arguments.choices(AvoidMode.self))),
         OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic from a .traffic file or a CSV (see navgraph traffic)"),
         OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "departure time; picks the traffic profile of that hour"),
+        OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
+                   check: .positiveNumber),
     ]
+
+    /// The traffic overlay `--traffic` (at the hour `--depart` picks) names, or nil without `--traffic`.
+    static func trafficOverlay(_ arguments: Arguments, graph: RoutingGraph) throws -> TrafficOverlay? {
+        let departure = try arguments.options["depart"].map(parseDeparture)
+        guard let path = arguments.options["traffic"] else { return nil }
+        let table = try TrafficFile.load(path: path, graph: graph)
+        return table.overlay(slot: departure.flatMap(table.slot(for:)), label: path)
+    }
 
     static func run(_ arguments: Arguments) throws {
         do {
@@ -71,13 +79,7 @@ enum RouteCommand {
         var options = try routeOptions(arguments)
         let graph = try RoutingGraph(path: graphPath)
         let router = Router(graph: graph)
-        if let trafficPath = arguments.options["traffic"] {
-            let table = try TrafficFile.load(path: trafficPath, graph: graph)
-            let departure = try arguments.options["depart"].map(parseDeparture)
-            options.traffic = table.overlay(slot: departure.flatMap(table.slot(for:)), label: trafficPath)
-        } else if arguments.options["depart"] != nil {
-            _ = try parseDeparture(arguments.options["depart"] ?? "")
-        }
+        options.traffic = try trafficOverlay(arguments, graph: graph)
         if let nodes = arguments.options["nodes"] {
             let ids = (arguments.list("nodes") ?? []).compactMap { Int($0) }
             guard ids.count == 2 else { throw NavGraphError("--nodes: '\(nodes)' is not SOURCE,TARGET (two 1-based node ids)") }
