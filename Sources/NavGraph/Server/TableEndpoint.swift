@@ -41,9 +41,9 @@ struct TableEndpoint {
             throw OSRMError(error)
         }
         let sourceSnaps = sources.compactMap { snaps[$0] }, destinationSnaps = destinations.compactMap { snaps[$0] }
-        var carried: PathAttributeSet = []
-        if wantDistances { carried.insert(.distance) }
-        if traffic != nil { carried.insert(.duration) }
+        // Durations are the search costs (whole milliseconds per edge, as OSRM's table and route differ too), so
+        // only distances need the per-request pass over the hierarchy.
+        let carried: PathAttributeSet = wantDistances ? [.distance] : []
         let matrix = BucketManyToMany(router: router, metric: metric, attributes: carried)
             .compute(sources: sourceSnaps.map(Optional.some), destinations: destinationSnaps.map(Optional.some))
         if DispatchTime.now() > deadline {
