@@ -32,6 +32,8 @@ public final class Router: @unchecked Sendable {
     private lazy var dijkstraSearch = DijkstraSearch(graph: graph)
     /// Reusable state of alternative-route queries.
     lazy var alternativeState = AlternativeSearchState(graph: graph)
+    /// Guidance step builder, kept so that its road bearing cache serves every query.
+    lazy var stepBuilder = StepBuilder(graph: graph)
     private var metricCache: [MetricKey: RoutingMetric] = [:]
     private let freeFlowWeights: ContiguousArray<UInt32>
 
