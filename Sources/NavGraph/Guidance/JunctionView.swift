@@ -25,11 +25,6 @@ struct JunctionView {
 
     /// Deviation of any road from the direction of arrival.
     func deviation(of road: JunctionRoad) -> Double { Bearing.deviation(from: bearingBefore, to: road.bearing) }
-
-    /// The roads other than the way in and the way out that a car could take here.
-    var otherExits: [JunctionRoad] {
-        roads.indices.filter { $0 != inIndex && $0 != outIndex && roads[$0].entry }.map { roads[$0] }
-    }
 }
 
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.

@@ -59,6 +59,7 @@ public struct StepBuilder {
         var along = [0.0]
         along.reserveCapacity(coordinates.count)
         for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
+        while along.count < coordinates.count { along.append(along.last ?? 0) }
         var k = 1
         while k < edges.count {
             defer { k += 1 }
@@ -137,7 +138,7 @@ public struct StepBuilder {
                 marks.append(mark)
             }
         }
-        marks = StepCollapser(graph: graph, leg: leg).collapse(marks)
+        marks = StepCollapser(graph: graph, leg: leg, along: along).collapse(marks)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))
