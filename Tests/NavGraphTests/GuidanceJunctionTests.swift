@@ -153,6 +153,52 @@ import NavGraph
         }
     }
 
+    /// A small roundabout (radius 12 m, unnamed) with one arm at each of its S, E, N and W junctions, and, when
+    /// `crowded`, a second arm (Northeast Road) at the E junction:
+    ///
+    ///            N
+    ///            |   NE (crowded only)
+    ///          .-o-. /
+    ///     W -- o   o -- E
+    ///          '-o-'
+    ///            |
+    ///            S
+    ///
+    /// Four simple, well-apart arms: a driver sees a crossing, so it is a `roundabout turn` (OSRM: radius < 15 m, at
+    /// most four junctions of one outside road each, arms more than 40 degrees apart). Two roads at one junction make
+    /// it a plain roundabout.
+    static func smallRoundabout(crowded: Bool) -> Sketch {
+        var s = Sketch()
+        let r = 12.0
+        let ring: [(Int64, Double)] = [(1, -90), (2, -45), (3, 0), (4, 45), (5, 90), (6, 135), (7, 180), (8, 225)]
+        for (id, degrees) in ring { s.node(id, r * cos(degrees * .pi / 180), r * sin(degrees * .pi / 180)) }
+        s.way([1, 2, 3, 4, 5, 6, 7, 8, 1], ["highway": "tertiary", "junction": "roundabout"])
+        var arms: [(Int64, Int64, Double, String)] = [(21, 1, -90, "South Road"), (23, 3, 0, "East Road"), (25, 5, 90, "North Road"),
+                                                      (27, 7, 180, "West Road")]
+        if crowded { arms.append((24, 3, 30, "Northeast Road")) }
+        for (id, ringNode, degrees, name) in arms {
+            s.node(id, 150 * cos(degrees * .pi / 180), 150 * sin(degrees * .pi / 180))
+            s.way([ringNode, id], ["highway": "tertiary", "name": name])
+        }
+        return s
+    }
+
+    @Test func smallRoundaboutIsATurnUnlessAJunctionJoinsTwoRoads() throws {
+        let plain = Self.middle(try Self.smallRoundabout(crowded: false).steps("guidance-small-roundabout", from: (0, -140), to: (0, 140)))
+        let turn = try #require(plain.first)
+        #expect(plain.count == 1)
+        #expect(turn.maneuver.type == .roundaboutTurn)
+        #expect(turn.maneuver.modifier == .straight)
+        #expect(turn.maneuver.exit == 2)
+        #expect(turn.name == "North Road")
+
+        let crowded = Self.middle(try Self.smallRoundabout(crowded: true).steps("guidance-small-roundabout-crowded", from: (0, -140), to: (0, 140)))
+        let enter = try #require(crowded.first)
+        #expect(enter.maneuver.type == .roundabout)
+        #expect(enter.maneuver.exit == 2)
+        #expect(crowded.dropFirst().first?.maneuver.type == .exitRoundabout)
+    }
+
     /// A motorway (oneway north) with an off-ramp to a primary road, an on-ramp from it, and a fork at the top:
     ///
     ///        A1 (NW)   A2 (NE)

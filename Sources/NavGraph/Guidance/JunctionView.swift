@@ -25,23 +25,30 @@ struct JunctionView {
 
     /// Deviation of any road from the direction of arrival.
     func deviation(of road: JunctionRoad) -> Double { Bearing.deviation(from: bearingBefore, to: road.bearing) }
-
-    /// The roads other than the way in and the way out that a car could take here.
-    var otherExits: [JunctionRoad] {
-        roads.indices.filter { $0 != inIndex && $0 != outIndex && roads[$0].entry }.map { roads[$0] }
-    }
 }
 
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
 struct JunctionReader {
     let graph: RoutingGraph
+    /// Road bearings already measured (shared by every view the reader builds).
+    let bearings: EdgeBearingCache
+
+    init(graph: RoutingGraph) {
+        self.graph = graph
+        bearings = EdgeBearingCache(directedEdgeCount: 2 * graph.edgeCount)
+    }
     /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
     /// roundabout's ring, which curves away at once.
     static let lookahead = 12.0
     static let ringLookahead = 4.0
 
-    /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
+    /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end (cached).
     func bearingFromStart(directedEdge d: Int) -> Double {
+        bearings.bearing(d) { measureBearing(directedEdge: $0) }
+    }
+
+    /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
+    func measureBearing(directedEdge d: Int) -> Double {
         let edge = d >> 1
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let forward = d & 1 == 0
@@ -93,9 +100,10 @@ struct JunctionReader {
             roads.append(JunctionRoad(leaving: leaving, bearing: bearingFromStart(directedEdge: leaving), entry: entry))
         }
         roads.sort { $0.bearing < $1.bearing }
-        let inIndex = roads.firstIndex { $0.leaving == reverseIn } ?? 0
+        let inIndex = roads.firstIndex { $0.leaving == reverseIn }
         let outIndex = roads.firstIndex { $0.leaving == outgoing } ?? 0
-        return JunctionView(node: node, roads: roads, inIndex: inIndex, outIndex: outIndex,
-                            bearingBefore: Bearing.normalized(bearingFromStart(directedEdge: reverseIn) + 180))
+        let inBearing = inIndex.map { roads[$0].bearing } ?? bearingFromStart(directedEdge: reverseIn)
+        return JunctionView(node: node, roads: roads, inIndex: inIndex ?? 0, outIndex: outIndex,
+                            bearingBefore: Bearing.normalized(inBearing + 180))
     }
 }

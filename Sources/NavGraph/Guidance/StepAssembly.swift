@@ -27,6 +27,11 @@ extension StepBuilder {
             let nameEdgeIndex: Int
             if (mark.type == .roundabout || mark.type == .rotary), index + 1 < marks.count, marks[index + 1].type != .arrive {
                 nameEdgeIndex = marks[index + 1].edgeIndex
+            } else if mark.type == .roundaboutTurn {
+                // Named after the road it turns onto, the first one past the ring (as OSRM).
+                var after = mark.edgeIndex
+                while after + 1 < edges.count && graph.flags(edge: edges[after] >> 1).contains(.roundabout) { after += 1 }
+                nameEdgeIndex = after
             } else {
                 nameEdgeIndex = mark.edgeIndex
             }

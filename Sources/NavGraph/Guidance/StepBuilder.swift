@@ -59,6 +59,7 @@ public struct StepBuilder {
         var along = [0.0]
         along.reserveCapacity(coordinates.count)
         for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
+        while along.count < coordinates.count { along.append(along.last ?? 0) }
         var k = 1
         while k < edges.count {
             defer { k += 1 }
@@ -137,7 +138,7 @@ public struct StepBuilder {
                 marks.append(mark)
             }
         }
-        marks = StepCollapser(graph: graph, leg: leg).collapse(marks)
+        marks = StepCollapser(graph: graph, leg: leg, along: along).collapse(marks)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))
@@ -164,21 +165,36 @@ public struct StepBuilder {
         } ? 1 : 0
     }
 
-    /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn.
+    /// Radius below which a ring that looks like a plain crossing is announced as a turn (OSRM's limit).
+    static let roundaboutTurnRadius = 15.0
+    /// Roads leaving a ring announced as a turn must point apart by more than this (OSRM's narrow turn angle).
+    static let roundaboutTurnSpread = 40.0
+
+    /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn. As OSRM: a
+    /// ring is a turn when it is joined at a single junction, or when it is small (radius under 15 m), joined at
+    /// most at four junctions of one outside road each, and those roads point well apart.
     func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
         var length = 0.0, junctions = 0
         var current = d
         var names = Set<UInt32>(), connectedNames = Set<UInt32>()
+        var simpleJunctions = true
+        var exitBearings: [Double] = []
         for _ in 0..<64 {
             let edge = current >> 1
             length += graph.edgeLength[edge]
             names.insert(graph.edgeName[edge])
             let node = reader.head(of: current)
             let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
-            if slots.count > 2 { junctions += 1 }
+            if slots.count > 2 {
+                junctions += 1
+                if slots.count > 3 { simpleJunctions = false }
+            }
+            var firstOutside: Int?
             for slot in slots where !graph.flags(edge: Int(graph.junctionOut[slot]) >> 1).contains(.roundabout) {
                 connectedNames.insert(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
+                if firstOutside == nil { firstOutside = Int(graph.junctionOut[slot]) }
             }
+            if slots.count > 2, let outside = firstOutside { exitBearings.append(reader.bearingFromStart(directedEdge: outside)) }
             guard let next = slots.lazy.map({ Int(self.graph.junctionOut[$0]) }).first(where: { next in
                 next != current ^ 1 && self.graph.flags(edge: next >> 1).contains(.roundabout) && self.graph.routingNodeOfEdge[next] >= 0
             }) else { break }
@@ -187,8 +203,14 @@ public struct StepBuilder {
         }
         let radius = length / (2 * .pi)
         if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
+        if junctions == 1 { return (.roundaboutTurn, radius) }
         if names.count == 1, let name = names.first, name != 0, !connectedNames.contains(name), radius > 15 { return (.rotary, radius) }
-        if radius < 10 && junctions <= 4 { return (.roundaboutTurn, radius) }
+        exitBearings.sort()
+        var wellApart = exitBearings.count > 1 && exitBearings[exitBearings.count - 1] - exitBearings[0] > Self.roundaboutTurnSpread
+        for index in exitBearings.indices.dropFirst() where exitBearings[index] - exitBearings[index - 1] <= Self.roundaboutTurnSpread {
+            wellApart = false
+        }
+        if radius < Self.roundaboutTurnRadius && junctions <= 4 && simpleJunctions && wellApart { return (.roundaboutTurn, radius) }
         return (.roundabout, radius)
     }
 

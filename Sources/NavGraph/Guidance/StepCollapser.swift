@@ -8,13 +8,10 @@ struct StepCollapser {
     /// Two maneuvers closer than this merge into one (OSRM collapses within a similar distance).
     static let collapseDistance = 30.0
 
-    init(graph: RoutingGraph, leg: RouteLeg) {
+    /// `along` holds the metres from the leg's start to each of its coordinates.
+    init(graph: RoutingGraph, leg: RouteLeg, along: [Double]) {
         self.graph = graph
         self.leg = leg
-        var along = [0.0]
-        along.reserveCapacity(leg.coordinates.count)
-        for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
-        while along.count < leg.coordinates.count { along.append(along.last ?? 0) }
         self.along = along
     }
 

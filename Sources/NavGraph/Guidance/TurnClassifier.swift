@@ -59,13 +59,37 @@ struct TurnClassifier {
         let deviation = view.deviation
         var modifier = Self.modifier(deviation: deviation)
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
-        let others = view.otherExits
+        // One pass over the other roads a car could take (no temporary arrays: this runs at every junction).
         let renamed = namesDiffer(announcedEdge, outEdge)
         let fromNameless = graph.edgeName[inEdge] == 0 && graph.edgeName[outEdge] != 0
         let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
+        var otherCount = 0, competitorCount = 0, similarCount = 0
+        var firstSimilar: JunctionRoad?
+        var bestRival = 180.0
+        var mainHighway: JunctionRoad?, mainHighwayDeviation = 0.0
+        var othersMinor = true
+        for index in view.roads.indices where index != view.inIndex && index != view.outIndex && view.roads[index].entry {
+            let road = view.roads[index]
+            let roadClass = graph.roadClass(edge: road.edge)
+            let priority = Self.priority(roadClass)
+            let straightness = abs(view.deviation(of: road))
+            otherCount += 1
+            if priority <= max(inPriority, outPriority) + 1 { othersMinor = false }
+            if Self.isHighway(roadClass) && (mainHighway == nil || straightness < mainHighwayDeviation) {
+                mainHighway = road
+                mainHighwayDeviation = straightness
+            }
+            // Straight-ish competitors: other exits within 50 degrees of straight on.
+            guard straightness < 50 else { continue }
+            competitorCount += 1
+            guard priority <= outPriority + 1 else { continue }
+            similarCount += 1
+            if firstSimilar == nil { firstSimilar = road }
+            bestRival = min(bestRival, straightness)
+        }
 
         // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
-        if others.isEmpty {
+        if otherCount == 0 {
             if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
                 return (.merge, mergeSide(view))
             }
@@ -73,22 +97,17 @@ struct TurnClassifier {
             if renamed { return (.newName, modifier) }
             return nil
         }
-
-        // Straight-ish competitors: other exits within 45 degrees of straight on.
         let outStraightness = abs(deviation)
-        let competitors = others.filter { abs(view.deviation(of: $0)) < 50 }
-        let similarCompetitors = competitors.filter { Self.priority(graph.roadClass(edge: $0.edge)) <= outPriority + 1 }
 
         // Motorway exits and entries.
         if Self.isHighway(inClass) && Self.isLink(outClass) {
-            let continues = others.contains { Self.isHighway(graph.roadClass(edge: $0.edge)) }
-            if continues { return (.offRamp, sideModifier(view, against: others.filter { Self.isHighway(graph.roadClass(edge: $0.edge)) })) }
+            if let main = mainHighway { return (.offRamp, sideModifier(view, against: main)) }
         }
         if !Self.isHighway(inClass) && !Self.isLink(inClass) && Self.isLink(outClass) && isHighwayBound(outgoing) {
             return (.onRamp, modifier)
         }
         // Forks: two similar roads both going roughly ahead, none clearly straight.
-        if outStraightness < 50, let rival = similarCompetitors.first, similarCompetitors.count == 1 {
+        if outStraightness < 50, let rival = firstSimilar, similarCount == 1 {
             let rivalDeviation = abs(view.deviation(of: rival))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
             let rivalPriority = Self.priority(graph.roadClass(edge: rival.edge))
@@ -101,10 +120,8 @@ struct TurnClassifier {
 
         // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
         // while everything else is minor. A name change at a real crossing is a turn (straight), not a new name.
-        let bestRival = similarCompetitors.map { abs(view.deviation(of: $0)) }.min() ?? 180
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
         let sameRoad = !renamed && nameKey(inEdge) != 0
-        let othersMinor = others.allSatisfy { Self.priority(graph.roadClass(edge: $0.edge)) > max(inPriority, outPriority) + 1 }
         if obviousStraight {
             if !renamed { return nil }
             return fromNameless ? (.turn, modifier) : (.newName, modifier)
@@ -113,7 +130,7 @@ struct TurnClassifier {
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
 
         // End of road: nothing ahead, the route turns onto a road that runs through to the other side.
-        if outStraightness >= 50 && competitors.isEmpty && !view.roads.indices.contains(where: { index in
+        if outStraightness >= 50 && competitorCount == 0 && !view.roads.indices.contains(where: { index in
             index != view.inIndex && abs(view.deviation(of: view.roads[index])) < 35
         }) {
             // A T: exactly three roads, and the other branch can be entered and runs on opposite the way out.
@@ -149,11 +166,8 @@ struct TurnClassifier {
         return mainDeviation > 0 ? .slightLeft : .slightRight
     }
 
-    /// Slight left or right of an exit relative to the road that continues.
-    func sideModifier(_ view: JunctionView, against main: [JunctionRoad]) -> ManeuverModifier {
-        guard let road = main.min(by: { abs(view.deviation(of: $0)) < abs(view.deviation(of: $1)) }) else {
-            return view.deviation >= 0 ? .slightRight : .slightLeft
-        }
+    /// Slight left or right of an exit relative to the road that continues (the highway road nearest straight on).
+    func sideModifier(_ view: JunctionView, against road: JunctionRoad) -> ManeuverModifier {
         let mine = view.deviation, theirs = view.deviation(of: road)
         if abs(mine) > 60 { return Self.modifier(deviation: mine) }
         return mine >= theirs ? .slightRight : .slightLeft

@@ -37,6 +37,8 @@ public final class Router: @unchecked Sendable {
     let costs: EdgeCostModel
     /// This router's search state.
     public let context: QueryContext
+    /// Guidance step builder, kept so that its road bearing cache serves every query of this router.
+    lazy var stepBuilder = StepBuilder(graph: graph)
 
     /// A router with a fresh engine (and metric cache) for the graph.
     public convenience init(graph: RoutingGraph) {
