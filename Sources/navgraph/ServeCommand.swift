@@ -52,7 +52,6 @@ enum ServeCommand {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { signal(signalNumber, SIG_IGN) }
         let server = try HTTPServer(service: service, settings: settings)
-        FileHandle.standardError.write(Data("navgraph serve: \(graphPath) on http://\(settings.host):\(server.port) with \(settings.threads) threads\n".utf8))
 
         let queue = DispatchQueue(label: "navgraph.serve.signals")
         var sources: [DispatchSourceSignal] = []
@@ -80,6 +79,8 @@ enum ServeCommand {
         }
         reload.resume()
         sources.append(reload)
+        // Announced only now: a signal sent on seeing this line finds its handler installed (they are ignored before).
+        FileHandle.standardError.write(Data("navgraph serve: \(graphPath) on http://\(settings.host):\(server.port) with \(settings.threads) threads\n".utf8))
         withExtendedLifetime(sources) { dispatchMain() }
     }
 

@@ -8,7 +8,7 @@ struct OSRMURL {
     var coordinates: [Coordinate]
 
     /// Services this server answers in the OSRM path form.
-    static let services: Set<String> = ["route", "table", "nearest", "geojson", "style"]
+    static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style"]
     /// Profiles in the path that mean car routing.
     static let carProfiles: Set<String> = ["driving", "car"]
 

@@ -72,6 +72,10 @@ public final class RoutingService: Sendable {
             let query = try QueryOptions(request.query, allowed: TableEndpoint.options, service: "table")
             let deadline = start + .nanoseconds(Int(limits.requestSeconds * 1e9))
             return .json(try TableEndpoint.answer(url, query, router: router, traffic: traffic.snapshot?.current, limits: limits, deadline: deadline))
+        case "isochrone":
+            let query = try QueryOptions(request.query, allowed: IsochroneEndpoint.options, service: "isochrone")
+            let departure = try query["depart_at"].map(RouteEndpoint.Parameters.departure)
+            return try IsochroneEndpoint.answer(url, query, router: router, traffic: trafficSnapshot(query)?.overlay(departure: departure))
         case "nearest":
             let query = try QueryOptions(request.query, allowed: NearestEndpoint.options, service: "nearest")
             return .json(try NearestEndpoint.answer(url, query, router: router, limits: limits))
