@@ -25,5 +25,8 @@ mkdir -p "$work" "$findings"
 echo "fuzz: running fuzz-$target for $seconds s (seeds corpus/$target, new inputs $work, crashes $findings)" >&2
 # detect_leaks=0: the graph and router caches live for the whole process by design. No Swift backtracer: its
 # memory reader trips ASan; ASan and libFuzzer report the crash.
+# A target's dictionary (dict/TARGET.dict: its request words), when it has one.
+dictionary=()
+if [[ -f "dict/$target.dict" ]]; then dictionary=(-dict="dict/$target.dict"); fi
 ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" SWIFT_BACKTRACE="enable=no" "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
-  -print_final_stats=1 -artifact_prefix="$findings/" "$@" "$work" "corpus/$target"
+  -print_final_stats=1 -artifact_prefix="$findings/" "${dictionary[@]}" "$@" "$work" "corpus/$target"

@@ -15,8 +15,6 @@ let package = Package(
         .target(name: "FuzzMain", path: "Sources/FuzzMain"),
     ] + fuzzTargets.map { name in
         .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzMain", .product(name: "NavGraph", package: "navgraph")],
-                          path: "Sources/fuzz-\(name)",
-                          // http-request compiles the CLI's sources (Sources/navgraph, symlinked as CLI) without its main.swift.
-                          exclude: name == "http-request" ? ["CLI/main.swift"] : [])
+                          path: "Sources/fuzz-\(name)")
     }
 )

@@ -103,9 +103,46 @@ put("traffic-csv", "weekly", "from_osm_id,to_osm_id,congestion,hour_of_week\n2,3
 put("pairs-csv", "header-crlf", "\ufeffsrc_lon,src_lat,dst_lon,dst_lat\r\n7.0,45.0,7.0038,45.0027\r\n# c\r\n\r\n 7.0038 , 45.0027 ,7.0,45.0\r\n")
 put("pairs-csv", "latfirst", "lat,lon,lat,lon\n45.0,7.0,45.0027,7.0038\n")
 put("pairs-csv", "points", "lon,lat\n7.0,45.0\n\"7.0038\",\"45.0027\"\n")
-put("http-request", "two", "45.0,7.0\n45.0027,7.0038\n")
-put("http-request", "options", "45.0,7.0\n45.0018,7.0025\n45.0027,7.0038\n--avoid\ntoll,ferry\n--alternatives\n2\n--names\nA,,C\n--position\n45.0009,7.001\n--units=imperial\n")
-put("http-request", "prefer", "45.0,7.0\n45.0027,7.0038\n--avoid=highway\n--avoid-trunk\n--avoid-mode\nprefer\n--algorithm\ndijkstra\n--depart\n2026-11-30T08:15\n--radius\n300\n--off-route\n20\n")
+def polyline(points, precision=5):
+    """Google's encoded polyline of (lat, lon) points."""
+    out, last = [], (0, 0)
+    for lat, lon in points:
+        values = (round(lat * 10 ** precision), round(lon * 10 ** precision))
+        for value, previous in zip(values, last):
+            delta = value - previous
+            delta = ~(delta << 1) if delta < 0 else delta << 1
+            while delta >= 0x20:
+                out.append(chr((0x20 | (delta & 0x1f)) + 63))
+                delta >>= 5
+            out.append(chr(delta + 63))
+        last = values
+    return "".join(out)
+
+
+# http-request: request lines of the server (METHOD TARGET [HTTP/1.1], or a bare target for GET); a POST's body
+# follows up to an empty line. The town: lon 7.0..7.0038, lat 45.0..45.0027.
+route = "/route/v1/driving/7.0,45.0;7.0038,45.0027"
+put("http-request", "route", f"GET {route}?steps=true&alternatives=2&annotations=true&geometries=geojson&overview=full HTTP/1.1\n")
+put("http-request", "route-options",
+    f"GET /route/v1/car/polyline({polyline([(45.0, 7.0), (45.0018, 7.0025), (45.0027, 7.0038)])})?radiuses=100;unlimited;&bearings=0,90;;"
+    "&exclude=toll,ferry&approaches=curb;;unrestricted&depart_at=2026-11-30T08:15Z&language=de&voice_instructions=true"
+    "&banner_instructions=true&voice_units=imperial&waypoints=0;2&annotations=duration,speed,congestion&continue_straight=true\n")
+put("http-request", "table-nearest",
+    "GET /table/v1/driving/7.0,45.0;7.0038,45.0027;7.0025,45.0018?sources=0;1&destinations=all&annotations=duration,distance\n"
+    "GET /nearest/v1/driving/7.001,45.0009.json?number=3&radiuses=100\n"
+    "GET /isochrone/v1/driving/7.0,45.0?contours_minutes=0.5,1&reverse=true\n")
+put("http-request", "geojson-style",
+    f"GET /geojson{route[6:]}?position=7.001,45.0009&units=imperial&theme=%7B%22routeCasingColor%22%3A%22%23f00%22%2C%22routeLineWidthByZoom%22%3A%7B%2210%22%3A8%7D%7D\n"
+    f"GET /style{route[6:]}?alternatives=true&traffic=false\n")
+put("http-request", "traffic",
+    "POST /traffic HTTP/1.1\nfrom_osm_id,to_osm_id,congestion\n1,2,severe\n2,3,40\n\n"
+    f"GET {route}?traffic=true&depart_at=2026-11-30T08:00\nGET /health\nHEAD /health\nGET /metrics\n")
+put("http-request", "page",
+    "GET /\nGET /info\nGET /map/v1/style.json\nGET /roads/v1/14/8510/5893.geojson\nGET /assets/maplibre-gl.js\n"
+    "GET /fonts/Noto%20Sans%20Regular,Other/0-255.pbf\nGET /web/index.html\nGET /assets/../secret.txt\n")
+put("http-request", "errors",
+    "DELETE /route/v1/driving/7.0,45.0;7.0,45.0\nGET /traffic\nGET /route/v2/driving/7,45;7,45\nGET /route/v1/bike/7,45;7,45\n"
+    "GET /%zz/v1/driving/7,45?&=&a=b+c%41&steps=maybe\nPOST /traffic\n\nGET /route/v1/driving/7,95;7,45.json?radiuses=-1;x\n")
 for target in sorted(os.listdir(corpus)):
     files = os.listdir(os.path.join(corpus, target))
     print(target, len(files), "files,", sum(os.path.getsize(os.path.join(corpus, target, f)) for f in files), "bytes")
