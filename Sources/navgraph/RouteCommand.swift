@@ -66,8 +66,9 @@ enum RouteCommand {
     static func run(_ arguments: Arguments) throws {
         do {
             try routeOrBatch(arguments)
-        } catch let error as NavGraphError where arguments.options["format"] == Format.directions.rawValue {
+        } catch let error as NavGraphError where arguments.options["format"] == Format.directions.rawValue && error.code != .ioFailure {
             // Directions clients read the failure as a JSON body; the message also goes to stderr (non-zero exit).
+            // Not when writing the output itself failed: nothing is left at its path.
             let body = DirectionsResponse.failure(error)
             if let path = arguments.options["output"] { try? writeAtomically(body, to: path) } else { FileHandle.standardOutput.write(body) }
             throw error
@@ -258,11 +259,7 @@ enum RouteCommand {
     }
 }
 
-/// Writes to a temporary file, then renames it into place.
+/// Writes the whole file or nothing (an unnamed temporary linked into place); errors name the path and the cause.
 func writeAtomically(_ data: Data, to path: String) throws {
-    do {
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-        throw NavGraphError("\(path): cannot write (\(error.localizedDescription))")
-    }
+    try AtomicFile.write(data, to: path)
 }
