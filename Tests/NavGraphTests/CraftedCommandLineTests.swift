@@ -5,7 +5,7 @@ import Testing
 /// The CLI's option tables: `--help` everywhere, usage that names exactly the options parsed, malformed values
 /// and lists refused naming the item. Runs the built executable; needs no graph (checked tier: name starts with Crafted).
 @Suite struct CraftedCommandLineTests {
-    static let commands = ["import", "info", "route", "traffic"]
+    static let commands = ["import", "info", "route", "traffic", "matrix", "isochrone", "serve"]
 
     /// `--name` options the usage text lists (left column of the options block).
     func listedOptions(_ usage: String) -> [String] {
@@ -49,6 +49,13 @@ import Testing
         let help = try Fixtures.run(["--help"])
         #expect(help.status == 0)
         for command in Self.commands { #expect(help.stdout.contains("navgraph \(command) ")) }
+        // Every command the usage lists is one these tests cover (a new command joins `commands`).
+        let listed = Set(help.stdout.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard words.count >= 2, words[0] == "navgraph", !words[1].hasPrefix("-"), words[1] != "help" else { return nil }
+            return String(words[1])
+        })
+        #expect(listed == Set(Self.commands), "navgraph --help lists \(listed.sorted())")
         let version = try Fixtures.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.contains("graph format version \(GraphFileFormat.version)"))
