@@ -156,7 +156,9 @@ final class RouterPool: @unchecked Sendable {
     private let engine: RoutingEngine
     private let lock = NSLock()
     private var free: [Router] = []
-    private(set) var created = 0
+    private var createdCount = 0
+    /// Routers made so far (read under the lock: /metrics asks while other requests make routers).
+    var created: Int { lock.withLock { createdCount } }
 
     init(engine: RoutingEngine) { self.engine = engine }
 
@@ -167,7 +169,7 @@ final class RouterPool: @unchecked Sendable {
     }
 
     private func makeRouter() -> Router {
-        lock.withLock { created += 1 }
+        lock.withLock { createdCount += 1 }
         return Router(engine: engine)
     }
 }
