@@ -37,10 +37,16 @@ final class PhaseMemorySampler: @unchecked Sendable {
     private let startPeak: Int
     private let done = DispatchSemaphore(value: 0)
 
+    /// The sampling thread's name (as /proc/self/task/*/comm shows it).
+    static let threadName = "navgraph-rss"
+
     init() {
         startPeak = ProcessMemory.peakResidentBytes
         highest = ProcessMemory.residentBytes
         let thread = Thread { [self] in
+            // The thread's name, for tools (and the test that counts samplers); pthread_setname_np is not visible to Swift.
+            let comm = open("/proc/thread-self/comm", O_WRONLY)
+            if comm >= 0 { _ = Self.threadName.withCString { write(comm, $0, strlen($0)) }; close(comm) }
             while true {
                 lock.lock(); let keepGoing = running; lock.unlock()
                 guard keepGoing else { break }

@@ -17,7 +17,15 @@ public final class ProgressLog: @unchecked Sendable {
         phaseStart = Date()
         let sampler = PhaseMemorySampler()
         let cpuStart = ProcessMemory.cpuSeconds
-        let (value, summary) = try work()
+        let value: T, summary: String
+        do {
+            (value, summary) = try work()
+        } catch {
+            // A failed phase stops its sampler too (found by fuzzing the importer: each failed import left a
+            // thread polling /proc forever).
+            _ = sampler.finish()
+            throw error
+        }
         let seconds = Date().timeIntervalSince(phaseStart)
         let cpu = ProcessMemory.cpuSeconds - cpuStart
         let memory = sampler.finish()

@@ -40,6 +40,42 @@ import Testing
         }
     }
 
+    /// Threads of this process with the given name (/proc/self/task/*/comm).
+    static func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
+    }
+
+    /// Found by fuzzing osm-pbf: an import that failed inside a phase left that phase's memory sampler thread
+    /// polling /proc every 20 ms forever; after some hundred broken PBFs the fuzzer had 540 threads and the machine
+    /// a load of 240. Failed phases and failed imports now stop their sampler.
+    @Test func failedImportPhasesStopTheirSamplerThreads() throws {
+        #expect(FileManager.default.fileExists(atPath: "/proc/self/task"))
+        struct Broken: Error {}
+        let log = ProgressLog(quiet: true)
+        let broken = Fixtures.workDirectory.appendingPathComponent("broken-sampler.osm.pbf").path
+        try Data("not a PBF at all".utf8).write(to: URL(fileURLWithPath: broken))
+        // The sampler is visible by its name while a phase runs (so counting them below means something).
+        let during = log.phase("counting") { () -> (Int, String) in
+            var count = 0
+            for _ in 0..<100 where count == 0 { count = Self.threads(named: "navgraph-rss"); if count == 0 { usleep(10_000) } }
+            return (count, "")
+        }
+        #expect(during >= 1)
+        for round in 0..<20 {
+            #expect(throws: Broken.self) { try log.phase("failing \(round)") { () throws -> (Int, String) in throw Broken() } }
+            #expect(throws: NavGraphError.self) {
+                try Importer.run(input: broken, output: Fixtures.workDirectory.appendingPathComponent("broken-sampler.navgraph").path, log: log)
+            }
+        }
+        // A sampler notices its stop within one 20 ms poll; other tests' imports may have one each running now.
+        usleep(100_000)
+        let samplers = Self.threads(named: "navgraph-rss")
+        #expect(samplers < 8, "\(samplers) memory sampler threads alive after 40 failed phases")
+    }
+
     /// The finding behind descending-grid-offsets, rebuilt on a graph of the current format (the stored inputs are of
     /// an older version and now stop at the version check): grid offsets that descend are refused on an unchecked load.
     @Test func descendingGridOffsetsAreRefused() throws {
