@@ -38,9 +38,17 @@ public enum CarProfile {
     static let tracktypeSpeeds: [String: Double] = ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]
     static let smoothnessSpeeds: [String: Double] = ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5]
 
-    static let blockedAccess: Set<String> = ["no", "agricultural", "forestry", "emergency", "psv", "bus", "delivery_no", "military", "discouraged_no"]
+    /// Access values that close a way to cars (OSRM car.lua's `access_tag_blacklist` less its restricted values).
+    static let blockedAccess: Set<String> = [
+        "no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus", "bus", "foot",
+        "emergency_vehicle", "restricted", "military", "official",
+    ]
+    /// Access values that allow a car only to reach or leave places on the way (OSRM `restricted_access_tag_list`);
+    /// `private` additionally keeps navgraph's search off the way.
     static let privateAccess: Set<String> = ["private"]
-    static let destinationAccess: Set<String> = ["destination", "customers", "delivery"]
+    static let destinationAccess: Set<String> = ["destination", "customers", "delivery", "permit", "residents", "unknown"]
+    /// Access values OSRM reads as an explicit permission (`access_tag_whitelist`).
+    static let allowedAccess: Set<String> = ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"]
 
     /// Returns nil when a car may not use the way at all.
     public static func attributes(tags: [String: String]) -> WayAttributes? {
@@ -62,7 +70,14 @@ public enum CarProfile {
 
         var flags: EdgeFlags = []
         let accessKeys = roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
-        if let access = accessKeys.lazy.compactMap({ tags[$0] }).first {
+        let access = accessKeys.lazy.compactMap({ tags[$0] }).first.map(resolvedAccess)
+        // Tracks are outside OSRM's speed table: a car uses one only where an access tag allows it outright.
+        if roadClass == .track {
+            guard let access, !blockedAccess.contains(access), !privateAccess.contains(access),
+                  !destinationAccess.contains(access) || access == "unknown" else { return nil }
+        }
+        if tags["service"] == "emergency_access" { return nil }
+        if let access {
             if blockedAccess.contains(access) { return nil }
             if privateAccess.contains(access) { flags.insert(.privateAccess) }
             if destinationAccess.contains(access) { flags.insert(.destinationOnly) }
@@ -105,6 +120,16 @@ public enum CarProfile {
 }
 
 extension CarProfile {
+    /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
+    static func resolvedAccess(_ raw: String) -> String {
+        guard raw.contains(";") else { return raw }
+        func rank(_ value: String) -> Int {
+            allowedAccess.contains(value) ? 3 : privateAccess.contains(value) || destinationAccess.contains(value) ? 2 : blockedAccess.contains(value) ? 1 : 0
+        }
+        let parts = raw.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        return parts.enumerated().max { (rank($0.element), -$0.offset) < (rank($1.element), -$1.offset) }?.element ?? raw
+    }
+
     /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
     /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
     static func speedLimits(_ tags: [String: String]) -> (forward: Double?, backward: Double?) {
