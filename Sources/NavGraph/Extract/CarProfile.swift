@@ -119,7 +119,41 @@ public enum CarProfile {
     }
 }
 
+/// What a node does to a car passing through it (OSRM car.lua's `process_node`); stored per junction at import only.
+public enum NodeBarrier: UInt8, Sendable {
+    case none = 0
+    /// `barrier=gate|lift_gate` without an access tag: passable after `TurnCosts.gateSeconds`.
+    case gate = 1
+    /// Any other barrier (bollard, block, ...) or a node whose access tag closes it to cars: only a U-turn there.
+    case impassable = 2
+}
+
 extension CarProfile {
+    /// Barriers a car passes freely (OSRM `barrier_whitelist`).
+    static let passableBarriers: Set<String> = ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
+                                                "height_restrictor", "arch"]
+    /// Barriers a car passes after a wait (OSRM `barrier_penalties`).
+    static let delayingBarriers: Set<String> = ["gate", "lift_gate"]
+    /// Lowest `maxheight` in metres a car passes under (OSRM `vehicle_height`).
+    public static let vehicleHeight = 2.0
+
+    /// The barrier a tagged node forms for a car, as car.lua decides: an access tag on the node decides alone (closed
+    /// when blocked, else open, gates included); otherwise `barrier=*` outside the lists closes, except rising bollards,
+    /// lowered or flush kerbs, a kerb tagged as a crossing, audible fences, and a height restrictor a car fits under.
+    public static func barrier(nodeTags tags: [String: String]) -> NodeBarrier {
+        if let access = ["motorcar", "motor_vehicle", "vehicle", "access"].lazy.compactMap({ tags[$0] }).first.map(resolvedAccess) {
+            return blockedAccess.contains(access) ? .impassable : .none
+        }
+        guard let barrier = tags["barrier"] else { return .none }
+        if barrier == "height_restrictor", let raw = tags["maxheight"],
+           let metres = Double(raw.prefix { $0.isNumber || $0 == "." }), metres < vehicleHeight { return .impassable }
+        if delayingBarriers.contains(barrier) { return .gate }
+        if passableBarriers.contains(barrier) || tags["bollard"] == "rising" || tags["kerb"] == "lowered" || tags["kerb"] == "flush"
+            || (barrier == "kerb" && tags["highway"] == "crossing")
+            || (barrier == "fence" && (tags["sensory"] == "audible" || tags["sensory"] == "audio")) { return .none }
+        return .impassable
+    }
+
     /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
     static func resolvedAccess(_ raw: String) -> String {
         guard raw.contains(";") else { return raw }

@@ -26,6 +26,8 @@ public enum TurnCosts {
     public static let giveWaySeconds = 1.0
     /// Delay at `railway=level_crossing` (OSRM charges none; a car slows down to cross).
     public static let levelCrossingSeconds = 1.0
+    /// Delay at `barrier=gate|lift_gate` without access tags, on every turn through it (OSRM `barrier_penalties`).
+    public static let gateSeconds = 60.0
     /// Below this angle in degrees, continuing along the same way or name is "straight on" and costs no angle penalty.
     public static let straightAngle = 20.0
     /// Metres along each road from the junction to the point whose bearing gives the turn angle.
@@ -81,7 +83,8 @@ public enum TurnCosts {
             let junction = Int(d & 1 == 0 ? network.edgeTo[d >> 1] : network.edgeFrom[d >> 1])
             let junctionPoint = shapeIndex(network, d, fromEnd: true, step: 0)
             let drivingSide = DrivingSide(at: Coordinate(latE7: network.shapeLatE7[junctionPoint], lonE7: network.shapeLonE7[junctionPoint]))
-            let atJunction = controlDelay(NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0), alongWay: nil)
+            var atJunction = controlDelay(NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0), alongWay: nil)
+            if junction < network.nodeBarrier.count && network.nodeBarrier[junction] == NodeBarrier.gate.rawValue { atJunction += gateSeconds }
             let inBearing = bearing(network, directedEdge: d, arriving: true)
             for arc in Int(turns.firstOut[node])..<Int(turns.firstOut[node + 1]) {
                 let n = Int(turns.directedEdge[Int(turns.head[arc])])
