@@ -28,6 +28,22 @@ public enum TurnCosts {
     public static let levelCrossingSeconds = 1.0
     /// Delay at `barrier=gate|lift_gate` without access tags, on every turn through it (OSRM `barrier_penalties`).
     public static let gateSeconds = 60.0
+    /// Search cost, not duration, added to entering a destination-only road (`access=destination|delivery|customers|
+    /// permit|residents`) from a road without that restriction: such roads carry a route only to or from a place on them
+    /// (OSRM gives that turn its `max_turn_weight`). 24 h, far above any real duration, so that `duration(ofArcCost:)`
+    /// and `duration(ofSearchCost:)` can take it out again.
+    public static let restrictedEntryMilliseconds: UInt32 = 86_400_000
+
+    /// The time part of a stored or traffic-scaled turn-arc cost (without a restricted-entry penalty), in ms.
+    @inline(__always)
+    public static func duration(ofArcCost cost: UInt32) -> UInt32 {
+        cost >= restrictedEntryMilliseconds ? cost - restrictedEntryMilliseconds : cost
+    }
+
+    /// The time part of a whole path's search cost in ms (every real duration is far below one penalty).
+    @inline(__always)
+    public static func duration(ofSearchCost cost: UInt32) -> UInt32 { cost % restrictedEntryMilliseconds }
+
     /// Below this angle in degrees, continuing along the same way or name is "straight on" and costs no angle penalty.
     public static let straightAngle = 20.0
     /// Metres along each road from the junction to the point whose bearing gives the turn angle.
@@ -103,6 +119,8 @@ public enum TurnCosts {
                 }
                 if entryDelay[n] == UInt32.max { entryDelay[n] = milliseconds(innerControlDelay(network, directedEdge: n)) }
                 result[arc] = milliseconds(seconds) + entryDelay[n]
+                let fromFlags = EdgeFlags(rawValue: network.edgeFlags[d >> 1]), intoFlags = EdgeFlags(rawValue: network.edgeFlags[n >> 1])
+                if intoFlags.contains(.destinationOnly) && !fromFlags.contains(.destinationOnly) { result[arc] += restrictedEntryMilliseconds }
             }
         }
         return result
