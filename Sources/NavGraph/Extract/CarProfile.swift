@@ -57,6 +57,12 @@ public enum CarProfile {
             roadClass = .ferry
         } else if let highway = tags["highway"], let parsed = RoadClass(highwayTag: highway) {
             roadClass = parsed
+        } else if let highway = tags["highway"], !avoidedHighways.contains(highway),
+                  let access = accessKeys(for: .track).lazy.compactMap({ tags[$0] }).first.map(resolvedAccess),
+                  !blockedAccess.contains(access), !privateAccess.contains(access), !destinationAccess.contains(access) || access == "unknown" {
+            // Other highways (footway, path, pedestrian, ...) are outside car.lua's speed table too: like tracks, a car
+            // uses one only where an access tag allows it, at 10 km/h; navgraph files them as tracks.
+            roadClass = .track
         } else {
             return nil
         }
@@ -69,8 +75,7 @@ public enum CarProfile {
         if let status = tags["status"], status == "impassable" { return nil }
 
         var flags: EdgeFlags = []
-        let accessKeys = roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
-        let access = accessKeys.lazy.compactMap({ tags[$0] }).first.map(resolvedAccess)
+        let access = accessKeys(for: roadClass).lazy.compactMap({ tags[$0] }).first.map(resolvedAccess)
         // Tracks are outside OSRM's speed table: a car uses one only where an access tag allows it outright.
         if roadClass == .track {
             guard let access, !blockedAccess.contains(access), !privateAccess.contains(access),
@@ -152,6 +157,14 @@ extension CarProfile {
             || (barrier == "kerb" && tags["highway"] == "crossing")
             || (barrier == "fence" && (tags["sensory"] == "audible" || tags["sensory"] == "audio")) { return .none }
         return .impassable
+    }
+
+    /// Highways car.lua never routes on, whatever their access tags (its `avoid` list).
+    static let avoidedHighways: Set<String> = ["steps", "construction", "proposed"]
+
+    /// Access tags in the order they are read: the most specific first; ferries only read motor vehicle ones.
+    static func accessKeys(for roadClass: RoadClass) -> [String] {
+        roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
     }
 
     /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
