@@ -8,7 +8,9 @@ import Foundation
 /// - where J joins more than two roads, or for a U-turn: the angle sigmoid (longer for turns across traffic),
 ///   the oncoming-traffic term for turns across it, and the U-turn penalty;
 ///   going straight on (|angle| < `straightAngle`) along the same way or name costs no angle penalty;
-/// - the controls on `n`'s inner shape points (a signal mid-way along the entered edge, direction-aware).
+/// - the controls on `n`'s inner shape points (a signal mid-way along the entered edge, direction-aware);
+/// - a gate at J (`gateSeconds`), and, in search cost only, `restrictedEntryMilliseconds` for entering a
+///   destination-only road from another road.
 public enum TurnCosts {
     /// Most a turn's angle can cost (OSRM `turn_penalty`).
     public static let turnPenaltySeconds = 7.5
