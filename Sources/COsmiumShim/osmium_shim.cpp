@@ -63,21 +63,25 @@ bool is_routing_way(const osmium::Way &way) {
     return route != nullptr && std::strcmp(route, "ferry") == 0;
 }
 
-/// Whether a node carries a tag guidance keeps (traffic controls, toll booths, motorway exits).
+/// Whether a node carries a tag guidance or the car profile keeps (traffic controls, barriers, motorway exits).
 bool is_guidance_node(const osmium::Node &node) {
     const char *highway = node.tags()["highway"];
     if (highway != nullptr && (std::strcmp(highway, "traffic_signals") == 0 || std::strcmp(highway, "stop") == 0 ||
                                std::strcmp(highway, "give_way") == 0 || std::strcmp(highway, "motorway_junction") == 0)) return true;
-    const char *barrier = node.tags()["barrier"];
-    if (barrier != nullptr && std::strcmp(barrier, "toll_booth") == 0) return true;
+    // Any barrier, and access tags on nodes: the car profile's barriers (CarProfile.barrier).
+    if (node.tags()["barrier"] != nullptr) return true;
+    for (const char *key : {"motorcar", "motor_vehicle", "vehicle", "access"}) {
+        if (node.tags()[key] != nullptr) return true;
+    }
     const char *railway = node.tags()["railway"];
     if (railway != nullptr && std::strcmp(railway, "level_crossing") == 0) return true;
     return node.tags()["junction:ref"] != nullptr;
 }
 
-/// Appends only the node tags guidance reads.
+/// Appends only the node tags guidance and the car profile read.
 void append_guidance_tags(const osmium::TagList &tags, std::string &blob) {
-    static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction", "railway"};
+    static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction", "railway",
+                                       "motorcar", "motor_vehicle", "vehicle", "access", "bollard", "kerb", "sensory", "maxheight"};
     for (const char *key : keys) {
         const char *value = tags[key];
         if (value == nullptr) continue;

@@ -46,7 +46,8 @@ import Testing
             guard let target = try? router.snap(point, index: index, options: RouteOptions(), metric: metric) else { continue }
             let leg = reverse ? router.legPath(from: target, to: snap, metric: metric, algorithm: .hierarchy)
                               : router.legPath(from: snap, to: target, metric: metric, algorithm: .hierarchy)
-            let routed = leg.map { Double($0.cost) / 60_000 } ?? .infinity
+            // Travel time, without restricted-entry penalties (a point on a destination-only road is reached as a destination).
+            let routed = leg.map { Double(TurnCosts.duration(ofSearchCost: UInt32($0.cost))) / 60_000 } ?? .infinity
             for contour in isochrone.contours {
                 let within = Self.contains(contour.polygons, target.point)
                 if routed < 0.8 * contour.minutes {

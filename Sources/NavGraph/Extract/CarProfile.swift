@@ -38,9 +38,17 @@ public enum CarProfile {
     static let tracktypeSpeeds: [String: Double] = ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]
     static let smoothnessSpeeds: [String: Double] = ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5]
 
-    static let blockedAccess: Set<String> = ["no", "agricultural", "forestry", "emergency", "psv", "bus", "delivery_no", "military", "discouraged_no"]
+    /// Access values that close a way to cars (OSRM car.lua's `access_tag_blacklist` less its restricted values).
+    static let blockedAccess: Set<String> = [
+        "no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus", "bus", "foot",
+        "emergency_vehicle", "restricted", "military", "official",
+    ]
+    /// Access values that allow a car only to reach or leave places on the way (OSRM `restricted_access_tag_list`);
+    /// `private` additionally keeps navgraph's search off the way.
     static let privateAccess: Set<String> = ["private"]
-    static let destinationAccess: Set<String> = ["destination", "customers", "delivery"]
+    static let destinationAccess: Set<String> = ["destination", "customers", "delivery", "permit", "residents", "unknown"]
+    /// Access values OSRM reads as an explicit permission (`access_tag_whitelist`).
+    static let allowedAccess: Set<String> = ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"]
 
     /// Returns nil when a car may not use the way at all.
     public static func attributes(tags: [String: String]) -> WayAttributes? {
@@ -49,6 +57,12 @@ public enum CarProfile {
             roadClass = .ferry
         } else if let highway = tags["highway"], let parsed = RoadClass(highwayTag: highway) {
             roadClass = parsed
+        } else if let highway = tags["highway"], !avoidedHighways.contains(highway),
+                  let access = accessKeys(for: .track).lazy.compactMap({ tags[$0] }).first.map(resolvedAccess),
+                  !blockedAccess.contains(access), !privateAccess.contains(access), !destinationAccess.contains(access) || access == "unknown" {
+            // Other highways (footway, path, pedestrian, ...) are outside car.lua's speed table too: like tracks, a car
+            // uses one only where an access tag allows it, at 10 km/h; navgraph files them as tracks.
+            roadClass = .track
         } else {
             return nil
         }
@@ -61,8 +75,14 @@ public enum CarProfile {
         if let status = tags["status"], status == "impassable" { return nil }
 
         var flags: EdgeFlags = []
-        let accessKeys = roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
-        if let access = accessKeys.lazy.compactMap({ tags[$0] }).first {
+        let access = accessKeys(for: roadClass).lazy.compactMap({ tags[$0] }).first.map(resolvedAccess)
+        // Tracks are outside OSRM's speed table: a car uses one only where an access tag allows it outright.
+        if roadClass == .track {
+            guard let access, !blockedAccess.contains(access), !privateAccess.contains(access),
+                  !destinationAccess.contains(access) || access == "unknown" else { return nil }
+        }
+        if tags["service"] == "emergency_access" { return nil }
+        if let access {
             if blockedAccess.contains(access) { return nil }
             if privateAccess.contains(access) { flags.insert(.privateAccess) }
             if destinationAccess.contains(access) { flags.insert(.destinationOnly) }
@@ -104,7 +124,59 @@ public enum CarProfile {
     }
 }
 
+/// What a node does to a car passing through it (OSRM car.lua's `process_node`); stored per junction at import only.
+public enum NodeBarrier: UInt8, Sendable {
+    case none = 0
+    /// `barrier=gate|lift_gate` without an access tag: passable after `TurnCosts.gateSeconds`.
+    case gate = 1
+    /// Any other barrier (bollard, block, ...) or a node whose access tag closes it to cars: only a U-turn there.
+    case impassable = 2
+}
+
 extension CarProfile {
+    /// Barriers a car passes freely (OSRM `barrier_whitelist`).
+    static let passableBarriers: Set<String> = ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
+                                                "height_restrictor", "arch"]
+    /// Barriers a car passes after a wait (OSRM `barrier_penalties`).
+    static let delayingBarriers: Set<String> = ["gate", "lift_gate"]
+    /// Lowest `maxheight` in metres a car passes under (OSRM `vehicle_height`).
+    public static let vehicleHeight = 2.0
+
+    /// The barrier a tagged node forms for a car, as car.lua decides: an access tag on the node decides alone (closed
+    /// when blocked, else open, gates included); otherwise `barrier=*` outside the lists closes, except rising bollards,
+    /// lowered or flush kerbs, a kerb tagged as a crossing, audible fences, and a height restrictor a car fits under.
+    public static func barrier(nodeTags tags: [String: String]) -> NodeBarrier {
+        if let access = ["motorcar", "motor_vehicle", "vehicle", "access"].lazy.compactMap({ tags[$0] }).first.map(resolvedAccess) {
+            return blockedAccess.contains(access) ? .impassable : .none
+        }
+        guard let barrier = tags["barrier"] else { return .none }
+        if barrier == "height_restrictor", let raw = tags["maxheight"],
+           let metres = Double(raw.prefix { $0.isNumber || $0 == "." }), metres < vehicleHeight { return .impassable }
+        if delayingBarriers.contains(barrier) { return .gate }
+        if passableBarriers.contains(barrier) || tags["bollard"] == "rising" || tags["kerb"] == "lowered" || tags["kerb"] == "flush"
+            || (barrier == "kerb" && tags["highway"] == "crossing")
+            || (barrier == "fence" && (tags["sensory"] == "audible" || tags["sensory"] == "audio")) { return .none }
+        return .impassable
+    }
+
+    /// Highways car.lua never routes on, whatever their access tags (its `avoid` list).
+    static let avoidedHighways: Set<String> = ["steps", "construction", "proposed"]
+
+    /// Access tags in the order they are read: the most specific first; ferries only read motor vehicle ones.
+    static func accessKeys(for roadClass: RoadClass) -> [String] {
+        roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
+    }
+
+    /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
+    static func resolvedAccess(_ raw: String) -> String {
+        guard raw.contains(";") else { return raw }
+        func rank(_ value: String) -> Int {
+            allowedAccess.contains(value) ? 3 : privateAccess.contains(value) || destinationAccess.contains(value) ? 2 : blockedAccess.contains(value) ? 1 : 0
+        }
+        let parts = raw.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        return parts.enumerated().max { (rank($0.element), -$0.offset) < (rank($1.element), -$1.offset) }?.element ?? raw
+    }
+
     /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
     /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
     static func speedLimits(_ tags: [String: String]) -> (forward: Double?, backward: Double?) {

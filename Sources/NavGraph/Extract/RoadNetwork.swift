@@ -26,6 +26,8 @@ public struct RoadNetwork {
     /// Guidance: traffic controls per junction and per shape point (`NodeControl` bits).
     public var nodeControl = ContiguousArray<UInt8>()
     public var shapeControl = ContiguousArray<UInt8>()
+    /// `NodeBarrier` per junction (barrier nodes always split their ways); import only, not in the graph file.
+    public var nodeBarrier = ContiguousArray<UInt8>()
     /// Guidance: exit number (string id) signposted at a junction (`junction:ref` or a motorway_junction's `ref`).
     public var nodeExitRef = ContiguousArray<UInt32>()
     /// Guidance: record of each edge in `guideFields` (0 = none).

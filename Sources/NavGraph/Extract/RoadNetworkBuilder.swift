@@ -53,6 +53,9 @@ public enum RoadNetworkBuilder {
             }
             wayNodeFirst.append(wayNodeIndex.count)
         }
+        // Barriers end edges, so that turns through them can be closed or delayed (TurnGraphBuilder, TurnCosts).
+        let barriers = barrierNodes(source)
+        for index in barriers.keys { useCount[index] = max(useCount[index], 2) }
 
         // 3. Split into edges between junctions, cutting at missing nodes.
         var network = RoadNetwork()
@@ -65,6 +68,7 @@ public enum RoadNetworkBuilder {
                 let mark = marks[Int(index)]
                 network.nodeControl.append(mark?.control.rawValue ?? 0)
                 network.nodeExitRef.append(mark?.exitRef ?? 0)
+                network.nodeBarrier.append(barriers[Int(index)]?.rawValue ?? 0)
             }
             return UInt32(graphNode[Int(index)])
         }
@@ -118,6 +122,17 @@ public enum RoadNetworkBuilder {
     /// Milliseconds to cover `metres` at `kmh`, at least 1.
     static func travelTime(metres: Double, kmh: Double) -> UInt32 {
         UInt32(max(1, (metres / (kmh / 3.6) * 1000).rounded()))
+    }
+
+    /// Car barriers (`CarProfile.barrier`) of located nodes by node index.
+    private static func barrierNodes(_ source: OSMSource) -> [Int: NodeBarrier] {
+        var barriers: [Int: NodeBarrier] = [:]
+        for tagged in 0..<source.taggedNodeCount {
+            let barrier = CarProfile.barrier(nodeTags: source.taggedNodeTags(tagged))
+            guard barrier != .none, let index = source.nodeIndex(of: source.taggedNodeID(tagged)) else { continue }
+            barriers[index] = barrier
+        }
+        return barriers
     }
 
     /// Guidance marks of located nodes by node index: traffic controls and the exit number (string id).

@@ -8,7 +8,9 @@ import Foundation
 /// - where J joins more than two roads, or for a U-turn: the angle sigmoid (longer for turns across traffic),
 ///   the oncoming-traffic term for turns across it, and the U-turn penalty;
 ///   going straight on (|angle| < `straightAngle`) along the same way or name costs no angle penalty;
-/// - the controls on `n`'s inner shape points (a signal mid-way along the entered edge, direction-aware).
+/// - the controls on `n`'s inner shape points (a signal mid-way along the entered edge, direction-aware);
+/// - a gate at J (`gateSeconds`), and, in search cost only, `restrictedEntryMilliseconds` for entering a
+///   destination-only road from another road.
 public enum TurnCosts {
     /// Most a turn's angle can cost (OSRM `turn_penalty`).
     public static let turnPenaltySeconds = 7.5
@@ -26,6 +28,24 @@ public enum TurnCosts {
     public static let giveWaySeconds = 1.0
     /// Delay at `railway=level_crossing` (OSRM charges none; a car slows down to cross).
     public static let levelCrossingSeconds = 1.0
+    /// Delay at `barrier=gate|lift_gate` without access tags, on every turn through it (OSRM `barrier_penalties`).
+    public static let gateSeconds = 60.0
+    /// Search cost, not duration, added to entering a destination-only road (`access=destination|delivery|customers|
+    /// permit|residents`) from a road without that restriction: such roads carry a route only to or from a place on them
+    /// (OSRM gives that turn its `max_turn_weight`). 24 h, far above any real duration, so that `duration(ofArcCost:)`
+    /// and `duration(ofSearchCost:)` can take it out again.
+    public static let restrictedEntryMilliseconds: UInt32 = 86_400_000
+
+    /// The time part of a stored or traffic-scaled turn-arc cost (without a restricted-entry penalty), in ms.
+    @inline(__always)
+    public static func duration(ofArcCost cost: UInt32) -> UInt32 {
+        cost >= restrictedEntryMilliseconds ? cost - restrictedEntryMilliseconds : cost
+    }
+
+    /// The time part of a whole path's search cost in ms (every real duration is far below one penalty).
+    @inline(__always)
+    public static func duration(ofSearchCost cost: UInt32) -> UInt32 { cost % restrictedEntryMilliseconds }
+
     /// Below this angle in degrees, continuing along the same way or name is "straight on" and costs no angle penalty.
     public static let straightAngle = 20.0
     /// Metres along each road from the junction to the point whose bearing gives the turn angle.
@@ -81,7 +101,8 @@ public enum TurnCosts {
             let junction = Int(d & 1 == 0 ? network.edgeTo[d >> 1] : network.edgeFrom[d >> 1])
             let junctionPoint = shapeIndex(network, d, fromEnd: true, step: 0)
             let drivingSide = DrivingSide(at: Coordinate(latE7: network.shapeLatE7[junctionPoint], lonE7: network.shapeLonE7[junctionPoint]))
-            let atJunction = controlDelay(NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0), alongWay: nil)
+            var atJunction = controlDelay(NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0), alongWay: nil)
+            if junction < network.nodeBarrier.count && network.nodeBarrier[junction] == NodeBarrier.gate.rawValue { atJunction += gateSeconds }
             let inBearing = bearing(network, directedEdge: d, arriving: true)
             for arc in Int(turns.firstOut[node])..<Int(turns.firstOut[node + 1]) {
                 let n = Int(turns.directedEdge[Int(turns.head[arc])])
@@ -100,6 +121,8 @@ public enum TurnCosts {
                 }
                 if entryDelay[n] == UInt32.max { entryDelay[n] = milliseconds(innerControlDelay(network, directedEdge: n)) }
                 result[arc] = milliseconds(seconds) + entryDelay[n]
+                let fromFlags = EdgeFlags(rawValue: network.edgeFlags[d >> 1]), intoFlags = EdgeFlags(rawValue: network.edgeFlags[n >> 1])
+                if intoFlags.contains(.destinationOnly) && !fromFlags.contains(.destinationOnly) { result[arc] += restrictedEntryMilliseconds }
             }
         }
         return result

@@ -101,10 +101,13 @@ public enum TurnGraphBuilder {
             let junction = Int(d & 1 == 0 ? network.edgeTo[edge] : network.edgeFrom[edge])
             let forbidden = forbiddenTurns[d]
             let mandatory = mandatoryTurns[d]
+            let barrier = junction < network.nodeBarrier.count && network.nodeBarrier[junction] == NodeBarrier.impassable.rawValue
             for index in firstLeaving[junction]..<firstLeaving[junction + 1] {
                 let next = leaving[index]
                 guard routingNode[Int(next)] >= 0, next != d else { continue }
-                if next == d ^ 1 && degree[junction] > 1 { continue }
+                // At a barrier a car can only turn back (car.lua); elsewhere U-turns exist at dead ends only.
+                if barrier && next != d ^ 1 { continue }
+                if next == d ^ 1 && degree[junction] > 1 && !barrier { continue }
                 if let forbidden, forbidden.contains(next) { continue }
                 if let mandatory, !mandatory.contains(next) { continue }
                 if let extraForbidden, extraForbidden.contains(next) { continue }

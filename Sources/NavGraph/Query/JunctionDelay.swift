@@ -11,7 +11,9 @@ public enum JunctionDelay {
             let factor = arrivalFactor(graph, directedEdge: Int(graph.routingEdge[node]), traffic: traffic)
             if factor == 1 { continue }
             for arc in Int(graph.cch.turnFirstOut[node])..<Int(graph.cch.turnFirstOut[node + 1]) {
-                result[arc] = UInt32((Double(result[arc]) * factor).rounded())
+                // Only the delay scales; a restricted-entry penalty (TurnCosts) stays as it is.
+                let penalty = result[arc] - TurnCosts.duration(ofArcCost: result[arc])
+                result[arc] = penalty + UInt32((Double(result[arc] - penalty) * factor).rounded())
             }
         }
         return result

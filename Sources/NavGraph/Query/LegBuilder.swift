@@ -78,10 +78,10 @@ extension Router {
                     if best < 0 || currentCost[arc] < currentCost[best] { best = arc }
                 }
                 guard best >= 0, currentCost[best] > 0 || typicalCost[best] > 0 else { continue }
-                let current = Double(currentCost[best]) / 1000
+                let current = Double(TurnCosts.duration(ofArcCost: currentCost[best])) / 1000
                 let segment = index < edgeFirstSegment.count ? min(edgeFirstSegment[index], last) : last
                 annotations[segment].duration += current
-                annotations[segment].durationTypical += Double(typicalCost[best]) / 1000
+                annotations[segment].durationTypical += Double(TurnCosts.duration(ofArcCost: typicalCost[best])) / 1000
                 total += current
             }
         }

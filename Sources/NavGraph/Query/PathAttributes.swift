@@ -85,11 +85,11 @@ final class PathAttributes: @unchecked Sendable {
                     if code & 1 == 0 {
                         if weight < bestForward[arc] && forwardVia[arc] < 0 {
                             bestForward[arc] = weight
-                            up[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(turnCost)
+                            up[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(TurnCosts.duration(ofArcCost: turnCost))
                         }
                     } else if weight < bestBackward[arc] && backwardVia[arc] < 0 {
                         bestBackward[arc] = weight
-                        down[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(turnCost)
+                        down[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(TurnCosts.duration(ofArcCost: turnCost))
                     }
                 }
             }
@@ -175,7 +175,7 @@ final class PathAttributes: @unchecked Sendable {
         var total = (0.0, 0.0)
         let durationSlot = kinds.contains(.distance) ? 1 : 0
         for (index, node) in nodes.enumerated() {
-            if index > 0, kinds.contains(.duration), let turn = turnCost(from: nodes[index - 1], to: node) {
+            if index > 0, kinds.contains(.duration), let turn = turnCost(from: nodes[index - 1], to: node).map(TurnCosts.duration(ofArcCost:)) {
                 if durationSlot == 0 { total.0 += Double(turn) } else { total.1 += Double(turn) }
             }
             let d = Int(graph.routingEdge[node])

@@ -49,7 +49,8 @@ enum ReachRasterizer {
         for node in 0..<graph.routingNodeCount {
             let weight = metric.nodeWeight[node]
             guard weight < CCHMetric.infinity else { continue }
-            let value = label[node]
+            // Reach times are durations: a restricted-entry penalty (TurnCosts) in the label is not time.
+            let value = label[node] < CCHMetric.infinity ? TurnCosts.duration(ofSearchCost: label[node]) : CCHMetric.infinity
             let start: Double   // earliest ms at which some point of the edge is reached
             if reverse {
                 start = value < CCHMetric.infinity ? Double(value) : .infinity
@@ -83,7 +84,7 @@ enum ReachRasterizer {
             let totalTime = segments.reduce(0.0) { $0 + $1.current }
             guard totalTime.isFinite, totalTime > 0 else { continue }
             let scale = weight / totalTime   // ms of the metric per ms of segment time
-            let value = label[node] < CCHMetric.infinity ? Double(label[node]) : .infinity
+            let value = label[node] < CCHMetric.infinity ? Double(TurnCosts.duration(ofSearchCost: label[node])) : .infinity
             let snapPartial = snappedPartial[node].map(Double.init)
             let snapPosition = snapPartial == nil ? 0 : (d & 1 == 0 ? snap.offset : graph.edgeLength[d >> 1] - snap.offset)
             /// ms at which the point `elapsed` ms of metric time into the edge is reached (or from which the snap is reached).

@@ -19,7 +19,7 @@ public struct TravelMatrix: Sendable {
     public func duration(_ row: Int, _ column: Int) -> Double? {
         let index = row * destinationCount + column
         guard cost[index] != Self.unreachable else { return nil }
-        return exactDuration.map { $0[index] } ?? Double(cost[index]) / 1000
+        return exactDuration.map { $0[index] } ?? Double(TurnCosts.duration(ofSearchCost: cost[index])) / 1000
     }
 
     /// Metres from source `row` to destination `column`, or nil if unreachable or not computed.

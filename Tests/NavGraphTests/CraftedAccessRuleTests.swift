@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import NavGraph
+
+private let origin = Coordinate(lat: 45.001, lon: 7.0)
+
+/// A street W-N-E through a junction N whose tags are under test, with a side street N-S.
+private func street(nodeTags: [String: String]) -> AsciiJunction {
+    AsciiJunction(
+        map: """
+             W...N...E
+             .........
+             ....S....
+             """,
+        ways: [("WNE", ["highway": "residential", "name": "Main Street"]), ("NS", ["highway": "residential"])],
+        nodeTags: ["N": nodeTags], origin: origin)
+}
+
+/// A short road A-B under test between two stubs X-A and B-Y, and a longer residential detour A-D-F-B.
+private func shortcut(_ tags: [String: String]) -> AsciiJunction {
+    AsciiJunction(
+        map: """
+             X.A.......B.Y
+             ..............
+             ..D.......F...
+             """,
+        ways: [("XA", ["highway": "residential"]), ("AB", tags), ("BY", ["highway": "residential"]),
+               ("ADFB", ["highway": "residential"])],
+        origin: origin)
+}
+
+/// Coordinate of a map character's cell (column, row), as AsciiJunction places nodes.
+private func point(_ junction: AsciiJunction, column: Double, row: Double) -> Coordinate {
+    Coordinate(lat: junction.origin.lat - row * junction.spacing, lon: junction.origin.lon + column * junction.spacing)
+}
+
+// Pinned values (ms): OSRM car.lua's gate penalty, and a U-turn (angle sigmoid at 180° + 20 s) as in TurnCostTests.
+private let gate: UInt32 = 60_000
+private let uTurn: UInt32 = 27_455
+
+/// Access, tracks, barriers and destination-only roads as OSRM v26 car.lua decides them (README "Time model").
+@Suite("Crafted access rules")
+struct CraftedAccessRuleTests {
+    @Test func tracksNeedAnAccessTagThatAllowsCars() throws {
+        for (tags, routable) in [(["highway": "track"], false), (["highway": "track", "motor_vehicle": "yes"], true),
+                                 (["highway": "track", "access": "permissive"], true), (["highway": "track", "access": "private"], false),
+                                 (["highway": "track", "motor_vehicle": "destination"], false)] {
+            let map = shortcut(tags)
+            let graph = try map.importGraph(named: "access-track-\(routable)-\(tags.count)-\(tags.values.sorted().joined())")
+            #expect((map.routingNode(graph, "AB") != nil) == routable, "\(tags)")
+        }
+        // Other highways outside car.lua's speed table follow the same rule (filed as tracks); steps never carry cars.
+        for (tags, routable) in [(["highway": "footway"], false), (["highway": "footway", "access": "permissive"], true),
+                                 (["highway": "pedestrian", "motor_vehicle": "destination"], false), (["highway": "steps", "access": "yes"], false)] {
+            let map = shortcut(tags)
+            let graph = try map.importGraph(named: "access-other-\(routable)-\(tags.values.sorted().joined())")
+            #expect((map.routingNode(graph, "AB") != nil) == routable, "\(tags)")
+        }
+        #expect(CarProfile.attributes(tags: ["highway": "footway", "access": "permissive"])?.roadClass == .track)
+        // An allowed track runs at the profile's default speed (10 km/h).
+        #expect(CarProfile.attributes(tags: ["highway": "track", "motor_vehicle": "yes"])?.speedKmhForward == 10)
+    }
+
+    @Test func accessValuesFollowCarLua() throws {
+        for value in ["foot", "official", "restricted", "taxi", "bus", "emergency_vehicle"] {
+            #expect(CarProfile.attributes(tags: ["highway": "residential", "access": value]) == nil, "\(value)")
+        }
+        for value in ["permit", "residents", "customers", "delivery", "destination"] {
+            #expect(CarProfile.attributes(tags: ["highway": "residential", "access": value])?.flags.contains(.destinationOnly) == true, "\(value)")
+        }
+        // A `;` list counts as its most permissive value; emergency access service roads are closed.
+        #expect(CarProfile.attributes(tags: ["highway": "residential", "access": "no;destination"])?.flags.contains(.destinationOnly) == true)
+        #expect(CarProfile.attributes(tags: ["highway": "residential", "access": "no;yes"])?.flags == [])
+        #expect(CarProfile.attributes(tags: ["highway": "service", "service": "emergency_access"]) == nil)
+        let map = shortcut(["highway": "residential", "access": "official"])
+        #expect(map.routingNode(try map.importGraph(named: "access-official"), "AB") == nil)
+    }
+
+    @Test func gateDelaysEveryPassage() throws {
+        for (tags, delay) in [(["barrier": "gate"], gate), (["barrier": "lift_gate"], gate), (["barrier": "gate", "access": "yes"], 0),
+                              (["barrier": "cattle_grid"], 0), (["barrier": "kerb", "kerb": "lowered"], 0),
+                              (["barrier": "height_restrictor", "maxheight": "2.5"], 0)] {
+            let map = street(nodeTags: tags)
+            let graph = try map.importGraph(named: "barrier-pass-\(tags.values.sorted().joined(separator: "-"))")
+            #expect(map.turnCost(graph, from: "WN", into: "NE") == delay, "\(tags)")
+            #expect(map.turnCost(graph, from: "EN", into: "NW") == delay, "\(tags)")
+        }
+    }
+
+    @Test func otherBarriersAllowOnlyAUTurn() throws {
+        for tags in [["barrier": "bollard"], ["barrier": "block"], ["barrier": "gate", "access": "no"], ["barrier": "yes"],
+                     ["motor_vehicle": "no"], ["barrier": "height_restrictor", "maxheight": "1.8"]] {
+            let map = street(nodeTags: tags)
+            let graph = try map.importGraph(named: "barrier-block-\(tags.values.sorted().joined(separator: "-"))")
+            #expect(map.turnCost(graph, from: "WN", into: "NE") == nil, "\(tags)")
+            #expect(map.turnCost(graph, from: "WN", into: "NW") == uTurn, "\(tags)")
+            // No route drives W-N and then N-E (one end may move to the main network instead).
+            let west = point(map, column: 0, row: 0), east = point(map, column: 8, row: 0)
+            let wn = try #require(map.routingNode(graph, "WN")), ne = try #require(map.routingNode(graph, "NE"))
+            if let leg = try? Router(graph: graph).route([west, east]).routes.first?.legs.first {
+                #expect(!(leg.routingNodes.contains(wn) && leg.routingNodes.contains(ne)), "\(tags): the route passed the barrier")
+            }
+        }
+    }
+
+    @Test func destinationRoadsCarryRoutesOnlyToOrFromPlacesOnThem() throws {
+        let map = shortcut(["highway": "residential", "access": "destination"])
+        let graph = try map.importGraph(named: "access-destination")
+        let router = Router(graph: graph)
+        let west = point(map, column: 0, row: 0), east = point(map, column: 12, row: 0)
+        let onTheRoad = point(map, column: 6, row: -0.1)
+        let penalty = Double(TurnCosts.restrictedEntryMilliseconds) / 1000
+        // Through traffic takes the detour A-D-F-B although A-B is shorter, and pays no penalty.
+        let open = shortcut(["highway": "residential"])
+        let direct = try #require(try Router(graph: open.importGraph(named: "access-destination-open")).route([west, east]).routes.first?.legs.first)
+        for algorithm in SearchAlgorithm.allCases {
+            var options = RouteOptions()
+            options.algorithm = algorithm
+            let through = try #require(try router.route([west, east], options: options).routes.first?.legs.first)
+            #expect(through.distance > direct.distance + 100)
+            #expect(abs(through.duration - through.weight) < 0.002)
+            // A trip to a place on the road enters it once: the search cost carries the penalty, the duration does not.
+            let inbound = try #require(try router.route([west, onTheRoad], options: options).routes.first?.legs.first)
+            #expect(inbound.distance < 300)
+            #expect(abs(inbound.weight - inbound.duration - penalty) < 0.002, "weight \(inbound.weight) duration \(inbound.duration)")
+            #expect(inbound.turnDelay < 60)
+            // Leaving from a place on it costs no penalty.
+            let outbound = try #require(try router.route([onTheRoad, east], options: options).routes.first?.legs.first)
+            #expect(outbound.distance < 300)
+            #expect(abs(outbound.duration - outbound.weight) < 0.002)
+        }
+        // Matrix durations leave the penalty out too.
+        let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+        let snaps = try [west, onTheRoad].enumerated().map { try router.snap($0.element, index: $0.offset, options: RouteOptions(), metric: metric) }
+        let inbound = try #require(try router.route([west, onTheRoad]).routes.first?.legs.first)
+        for kinds in [PathAttributeSet(), [.duration]] {
+            let matrix = BucketManyToMany(router: router, metric: metric, attributes: kinds).compute(sources: snaps, destinations: snaps)
+            #expect(abs((matrix.duration(0, 1) ?? -1) - inbound.duration) < 0.002, "\(kinds)")
+        }
+    }
+}
