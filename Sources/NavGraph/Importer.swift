@@ -171,7 +171,7 @@ public enum Importer {
             writer.add(Section.routingComponent, component)
             writer.add(Section.turnFirstOut, turns.firstOut)
             writer.add(Section.turnHead, turns.head)
-            writer.add(Section.turnCost, turnCost)
+            writer.add(Section.turnCost, profileMetrics[0].turnCost)
             addRestrictions(restrictions, to: &writer)
             writer.add(Section.cchFirstUp, topology.firstUp)
             writer.add(Section.cchUpHead, topology.upHead)
