@@ -165,4 +165,25 @@ import Testing
         #expect(activeWays.contains(10) && activeWays.contains(30))
         #expect(Self.ways(try Self.route(routers[.bicycle], Self.west, Self.east), routers[.bicycle]!).contains(10))
     }
+
+    /// The server's `/{profile}` path segment picks the profile: the footway route is the walking one only.
+    @Test func serverProfileSegment() throws {
+        let routers = try Self.routers(Self.detourTown(shortcut: ["highway": "footway"]), named: "profile-server")
+        let service = RoutingService(engine: RoutingEngine(graph: routers[.car]!.graph))
+        func answer(_ profile: String) throws -> (code: String, distance: Double?, mode: String?) {
+            let target = "/route/v1/\(profile)/\(Self.west.lon),\(Self.west.lat);\(Self.east.lon),\(Self.east.lat)?steps=true"
+            let response = service.handle(HTTPRequest(method: "GET", target: target))
+            let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            let route = (json["routes"] as? [[String: Any]])?.first
+            let step = ((route?["legs"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])?.first
+            return (json["code"] as? String ?? "", route?["distance"] as? Double, step?["mode"] as? String)
+        }
+        let walking = try answer("walking"), foot = try answer("foot"), driving = try answer("driving")
+        #expect(walking.code == "Ok" && walking.mode == "walking")
+        #expect(foot.distance == walking.distance)
+        #expect(driving.code == "Ok" && driving.mode == "driving")
+        #expect((driving.distance ?? 0) > (walking.distance ?? .infinity) + 300)
+        #expect(try answer("cycling").mode == "cycling")
+        #expect(try answer("plane").code == "InvalidValue")
+    }
 }
