@@ -4,8 +4,9 @@ import Foundation
 /// customize the free-flow metric, index segments, and write one graph file.
 public enum Importer {
     @discardableResult
+    /// `roadSets`: the motor road set (car, truck, motorcycle) and, by default, the cycling/walking one.
     public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
-                           log: ProgressLog = ProgressLog()) throws -> GraphMetadata {
+                           log: ProgressLog = ProgressLog(), roadSets: [RoadSet] = RoadSet.allCases) throws -> GraphMetadata {
         if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
             let network = try log.phase("read DIMACS") {
                 let network = try DimacsReader.read(path: input)
@@ -19,62 +20,110 @@ public enum Importer {
             let totals = source.totals
             return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
         }
-        var report = ImportReport()
-        let (network, restrictions) = try log.phase("road network") {
-            let built = try RoadNetworkBuilder.build(from: source, report: &report)
-            return (built, "\(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+        var writer = GraphFileWriter()
+        var motorMetadata: GraphMetadata?
+        for roadSet in roadSets {
+            var report = ImportReport()
+            let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
+            let built: (RoadNetwork, [TurnRestriction])
+            do {
+                built = try log.phase(tag + "road network") {
+                    let built = try RoadNetworkBuilder.build(from: source, profiles: roadSet.profiles.map(\.profile), report: &report)
+                    return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+                }
+            } catch let error as NavGraphError where roadSet != .motor {
+                log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
+                continue
+            }
+            do {
+                let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
+                                              roadSet: roadSet, log: log, to: &writer)
+                if roadSet == .motor { motorMetadata = metadata }
+            } catch let error as NavGraphError where roadSet != .motor {
+                log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
+            }
         }
-        return try write(network: network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input, output: output, log: log)
+        try writeFile(writer, to: output, log: log)
+        guard let motorMetadata else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
+        return motorMetadata
     }
 
-    /// Everything after the road network is built; shared by the OSM and DIMACS importers.
-    public static func write(network unpadded: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
+    /// Everything after the road network is built, for one road set written alone; shared by the OSM and DIMACS importers.
+    public static func write(network: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
                              input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
+        var writer = GraphFileWriter()
+        let metadata = try addRoadSet(network: network, restrictions: restrictions, report: report, input: input, roadSet: .motor,
+                                      profile: profile, log: log, to: &writer)
+        try writeFile(writer, to: output, log: log)
+        return metadata
+    }
+
+    private static func writeFile(_ writer: GraphFileWriter, to output: String, log: ProgressLog) throws {
+        try log.phase("write") {
+            try writer.write(to: output)
+            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+            return ((), "\(output), \(size) bytes")
+        }
+    }
+
+    /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, added to `writer`
+    /// under the road set's section names.
+    static func addRoadSet(network unpadded: RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
+                           input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
+                           to writer: inout GraphFileWriter) throws -> GraphMetadata {
         let network = withGuidanceArrays(unpadded)
-        let unordered = log.phase("turn graph") {
+        let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
+        let profile = profile ?? roadSet.profiles[0].rawValue
+        let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
+        let unordered = log.phase(tag + "turn graph") {
             let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
-        let rank = try log.phase("order") {
+        let rank = try log.phase(tag + "order") {
             (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
                                                splitLevels: splitLevels),
              "METIS nested dissection, \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
-        let (component, componentSizes) = log.phase("components") {
+        let (component, componentSizes) = log.phase(tag + "components") {
             let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
         }
-        let topology = try log.phase("contract") {
+        let topology = try log.phase(tag + "contract") {
             let topology = try ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
         }
-        var nodeWeight = ContiguousArray<UInt32>(repeating: CCHMetric.infinity, count: turns.nodeCount)
-        for node in 0..<turns.nodeCount {
-            let d = Int(turns.directedEdge[node])
-            nodeWeight[node] = d & 1 == 0 ? network.edgeTimeForward[d >> 1] : network.edgeTimeBackward[d >> 1]
-        }
-        let turnCost = log.phase("turn costs") {
+        let turnCost = log.phase(tag + "turn costs") {
             let costs = profile == CarProfile.name ? TurnCosts.compute(network: network, turns: turns)
                 : ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
             let total = costs.reduce(0) { $0 + Int($1) }
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
         }
-        let metric = log.phase("customize") {
-            let metric = CCHView.with(topology, turns) { view in
-                nodeWeight.withUnsafeBufferPointer { weights in
-                    turnCost.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+        // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
+        var profileMetrics: [(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metric: CCHMetric)] = []
+        let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
+        for (index, id) in profileIDs.enumerated() {
+            let edges = index == 0 ? nil : network.profileEdges.first { $0.profile == id }
+            let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
+            let metric = log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
+                let weights = ProfileTurnCosts.nodeWeights(network: network, profile: edges, turns: turns)
+                let metric = CCHView.with(topology, turns) { view in
+                    weights.withUnsafeBufferPointer { weights in
+                        costs.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+                    }
                 }
+                return (metric, "\(id.rawValue): free-flow travel time and turn costs")
             }
-            return (metric, "free-flow travel time and turn costs")
+            profileMetrics.append((id, costs, metric))
         }
+        let metric = profileMetrics[0].metric
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         let bbox = boundingBox(network)
-        let (grid, gridFirst, gridSegment) = log.phase("spatial index") {
+        let (grid, gridFirst, gridSegment) = log.phase(tag + "spatial index") {
             let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
             return (built, "\(built.0.rows)x\(built.0.columns) cells, \(built.2.count) entries")
         }
@@ -89,10 +138,12 @@ public enum Importer {
             shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
             cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
             componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
-            phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds)
+            phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds,
+            profiles: profile == DimacsReader.profileName ? nil : profileIDs.map(\.rawValue))
 
-        try log.phase("write") {
-            var writer = GraphFileWriter()
+        do {
+            writer.rename = roadSet.sectionName
+            defer { writer.rename = { $0 } }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             writer.addData(Section.meta, try encoder.encode(metadata))
@@ -120,7 +171,7 @@ public enum Importer {
             writer.add(Section.routingComponent, component)
             writer.add(Section.turnFirstOut, turns.firstOut)
             writer.add(Section.turnHead, turns.head)
-            writer.add(Section.turnCost, turnCost)
+            writer.add(Section.turnCost, profileMetrics[0].turnCost)
             addRestrictions(restrictions, to: &writer)
             writer.add(Section.cchFirstUp, topology.firstUp)
             writer.add(Section.cchUpHead, topology.upHead)
@@ -132,9 +183,21 @@ public enum Importer {
             writer.add(Section.metricBackwardVia, metric.backwardVia, owner: metric)
             writer.add(Section.gridFirst, gridFirst)
             writer.add(Section.gridSegment, gridSegment)
-            try writer.write(to: output)
-            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            return ((), "\(output), \(size) bytes")
+            for (index, entry) in profileMetrics.enumerated() where index > 0 {
+                guard let edges = network.profileEdges.first(where: { $0.profile == entry.profile }) else { continue }
+                writer.add(entry.profile.baseSectionName(.timeForward), edges.timeForward)
+                writer.add(entry.profile.baseSectionName(.timeBackward), edges.timeBackward)
+                writer.add(entry.profile.baseSectionName(.flags), edges.flags)
+                writer.add(entry.profile.baseSectionName(.turnCost), entry.turnCost)
+                writer.add(entry.profile.baseSectionName(.metricForward), entry.metric.forward, owner: entry.metric)
+                writer.add(entry.profile.baseSectionName(.metricBackward), entry.metric.backward, owner: entry.metric)
+                writer.add(entry.profile.baseSectionName(.metricForwardVia), entry.metric.forwardVia, owner: entry.metric)
+                writer.add(entry.profile.baseSectionName(.metricBackwardVia), entry.metric.backwardVia, owner: entry.metric)
+            }
+            if profileIDs.count > 1 && roadSet == .motor {
+                writer.add(Section.limitEdge, network.limitEdge)
+                writer.add(Section.limitValues, network.limitValues)
+            }
         }
         return metadata
     }

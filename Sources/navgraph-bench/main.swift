@@ -1,7 +1,7 @@
 import Foundation
 import NavGraph
 
-// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes]
+// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
@@ -99,7 +99,11 @@ guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv 
 
 do {
     let loadStart = now()
-    let graph = try RoutingGraph(path: positionals[0])
+    let profile = try options["profile"].map { name in
+        guard let id = ProfileID(name: name) else { throw NavGraphError("--profile: unknown profile '\(name)'") }
+        return id
+    } ?? .car
+    let graph = try RoutingGraph(path: positionals[0], profile: profile)
     let router = Router(graph: graph)
     let loadSeconds = now() - loadStart
     let pairs = readPairs(positionals[1])
@@ -114,6 +118,17 @@ do {
         let start = now()
         _ = router.metric(avoid: avoid, mode: .strict, traffic: nil)
         customization["avoid " + avoid.listed.joined(separator: "+")] = now() - start
+    }
+    if profile == .truck {
+        // Per-request truck dimensions: one customization per dimension set (each a new cache key).
+        let vehicles = [("4.0 m", VehicleDimensions(height: 4.0)), ("4.0 m 40 t", VehicleDimensions(height: 4.0, weight: 40)),
+                        ("4.2 m 2.55 m 18.75 m 44 t 11.5 t hazmat", VehicleDimensions(height: 4.2, width: 2.55, length: 18.75, weight: 44,
+                                                                                    axleLoad: 11.5, hazmat: true))]
+        for (label, vehicle) in vehicles {
+            let start = now()
+            _ = router.engine.metric(avoid: [], mode: .strict, traffic: nil, vehicle: vehicle)
+            customization["truck " + label] = now() - start
+        }
     }
     var traffic: TrafficOverlay?
     if let trafficPath = options["traffic"] {

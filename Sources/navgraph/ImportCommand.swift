@@ -5,13 +5,17 @@ import NavGraph
 enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
-        synopsis: ["REGION.osm.pbf [-o REGION.navgraph] [--profile car] [--quiet]",
+        synopsis: ["REGION.osm.pbf [-o REGION.navgraph] [--road-sets motor,active] [--quiet]",
                    "USA-road-d.NY.gr.gz -o ny.navgraph   (DIMACS graph)"],
         summary: "Imports an OSM extract (.osm.pbf, .osm, .osm.gz, .osm.bz2) or a DIMACS graph into a graph file.",
         options: [
             OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE", help: "graph file to write",
                        defaultValue: "the input name with .navgraph"),
-            OptionSpec(name: "profile", kind: .value, help: "vehicle profile", defaultValue: CarProfile.name, check: .choice([CarProfile.name])),
+            OptionSpec(name: "profile", kind: .value, help: "accepted for compatibility: every profile is imported", defaultValue: CarProfile.name,
+                       check: .choice([CarProfile.name])),
+            OptionSpec(name: "road-sets", kind: .list, placeholder: "motor,active",
+                       help: "road sets to import: motor (car, truck, motorcycle), active (bicycle, foot)", defaultValue: "motor,active",
+                       check: .choice(RoadSet.allCases.map(\.rawValue))),
             OptionSpec(name: "quiet", kind: .flag, help: "no progress on stderr"),
         ],
         run: run)
@@ -24,7 +28,9 @@ enum ImportCommand {
         }
         let output = arguments.options["output"] ?? defaultOutput(for: input)
         let log = ProgressLog(quiet: arguments.flags.contains("quiet"))
-        let metadata = try Importer.run(input: input, output: output, log: log)
+        let roadSets = (arguments.list("road-sets") ?? RoadSet.allCases.map(\.rawValue)).compactMap(RoadSet.init(rawValue:))
+        guard roadSets.contains(.motor) else { throw NavGraphError("--road-sets: the motor road set is always imported; add motor") }
+        let metadata = try Importer.run(input: input, output: output, log: log, roadSets: roadSets)
         print("wrote \(output): \(metadata.nodeCount) nodes, \(metadata.edgeCount) edges, \(metadata.routingNodeCount) routing nodes, \(metadata.cchArcCount) hierarchy arcs")
     }
 

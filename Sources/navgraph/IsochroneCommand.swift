@@ -35,10 +35,11 @@ enum IsochroneCommand {
         let quiet = arguments.flags.contains("quiet")
         let clock = ContinuousClock()
         let started = clock.now
-        let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"))
+        let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"),
+                                     profile: try ProfileOptions.profile(arguments))
         let router = Router(graph: graph)
         options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
-        let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+        let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let snap: Snap
         do {
             snap = try router.snap(centre, index: 0, options: options, metric: metric)

@@ -45,10 +45,11 @@ enum MatrixCommand {
         let destinationPath = arguments.options["destinations"]
         let destinationPoints = try destinationPath.map(readPoints)
         _ = try arguments.options["depart"].map(parseDeparture)   // a bad time fails before the graph loads
-        let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"))
+        let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"),
+                                     profile: try ProfileOptions.profile(arguments))
         let router = Router(graph: graph)
         options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
-        let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+        let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let loaded = clock.now
         let skip = arguments.flags.contains("skip-unsnappable")
         func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [Snap?] {

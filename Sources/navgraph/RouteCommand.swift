@@ -53,7 +53,7 @@ enum RouteCommand {
         OptionSpec(name: "depart", kind: .value, placeholder: "2026-11-30T08:15", help: "departure time; picks the traffic profile of that hour"),
         OptionSpec(name: "radius", kind: .value, placeholder: "METRES", help: "snapping radius", defaultValue: "\(Int(RouteOptions().radius))",
                    check: .positiveNumber),
-    ]
+    ] + ProfileOptions.specs
 
     /// The traffic overlay `--traffic` (at the hour `--depart` picks) names, or nil without `--traffic`.
     static func trafficOverlay(_ arguments: Arguments, graph: RoutingGraph) throws -> TrafficOverlay? {
@@ -78,14 +78,14 @@ enum RouteCommand {
     static func routeOrBatch(_ arguments: Arguments) throws {
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("route needs a graph file") }
         var options = try routeOptions(arguments)
-        let graph = try RoutingGraph(path: graphPath)
+        let graph = try RoutingGraph(path: graphPath, profile: try ProfileOptions.profile(arguments))
         let router = Router(graph: graph)
         options.traffic = try trafficOverlay(arguments, graph: graph)
         if let nodes = arguments.options["nodes"] {
             let ids = (arguments.list("nodes") ?? []).compactMap { Int($0) }
             guard ids.count == 2 else { throw NavGraphError("--nodes: '\(nodes)' is not SOURCE,TARGET (two 1-based node ids)") }
             let query = NodeToNodeQuery(router: router)
-            let metric = router.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+            let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
             guard let cost = try query.cost(from: ids[0] - 1, to: ids[1] - 1, metric: metric, algorithm: options.algorithm) else {
                 throw NavGraphError("no path from node \(ids[0]) to node \(ids[1])")
             }
@@ -152,6 +152,7 @@ enum RouteCommand {
             guard let parsed = Int(count), parsed >= 0, parsed <= 10 else { throw NavGraphError("--alternatives: '\(count)' is not 0...10") }
             options.alternatives = parsed
         }
+        options.vehicle = try ProfileOptions.vehicle(arguments, profile: try ProfileOptions.profile(arguments))
         return options
     }
 

@@ -20,6 +20,7 @@ import Testing
             #expect(abs(length - graph.edgeLength[edge]) <= 1e-6 * max(1, length), "edge \(edge): shape \(length) m, stored \(graph.edgeLength[edge]) m")
             let forward = graph.edgeTimeForward[edge] != RoadNetwork.forbidden
             let backward = graph.edgeTimeBackward[edge] != RoadNetwork.forbidden
+            if !forward && !backward { continue }   // a road only trucks or motorcycles may use
             if graph.flags(edge: edge).contains(.oneway) {
                 #expect(forward != backward, "oneway edge \(edge) is drivable in \(forward && backward ? "both" : "no") direction(s)")
             } else {

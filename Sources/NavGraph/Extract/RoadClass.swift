@@ -2,6 +2,8 @@
 public enum RoadClass: UInt8, CaseIterable, Sendable, Codable {
     case motorway = 0, motorwayLink, trunk, trunkLink, primary, primaryLink, secondary, secondaryLink
     case tertiary, tertiaryLink, unclassified, residential, livingStreet, service, track, ferry
+    /// Ways for bicycles and pedestrians (the cycling/walking road set only).
+    case cycleway, footway, path, pedestrian, steps
 
     /// The OSM tag value (`route=ferry` for ferries).
     public var osmName: String {
@@ -22,12 +24,26 @@ public enum RoadClass: UInt8, CaseIterable, Sendable, Codable {
         case .service: "service"
         case .track: "track"
         case .ferry: "ferry"
+        case .cycleway: "cycleway"
+        case .footway: "footway"
+        case .path: "path"
+        case .pedestrian: "pedestrian"
+        case .steps: "steps"
         }
     }
 
+    /// Classes motor vehicles use (the car's classes); the others exist only in the cycling/walking road set.
+    public var isMotorClass: Bool { rawValue <= RoadClass.ferry.rawValue }
+
     /// Looks up a `highway=*` value; nil for classes a car does not use.
     public init?(highwayTag: String) {
-        guard let match = RoadClass.allCases.first(where: { $0 != .ferry && $0.osmName == highwayTag }) else { return nil }
+        guard let match = RoadClass.allCases.first(where: { $0 != .ferry && $0.isMotorClass && $0.osmName == highwayTag }) else { return nil }
+        self = match
+    }
+
+    /// Looks up any `highway=*` value navgraph knows, the bicycle and foot classes included.
+    public init?(anyHighwayTag: String) {
+        guard let match = RoadClass.allCases.first(where: { $0 != .ferry && $0.osmName == anyHighwayTag }) else { return nil }
         self = match
     }
 
@@ -50,6 +66,8 @@ public enum RoadClass: UInt8, CaseIterable, Sendable, Codable {
         case .service: 15
         case .track: 10
         case .ferry: 5
+        case .cycleway, .path: 15
+        case .footway, .pedestrian, .steps: 5
         }
     }
 

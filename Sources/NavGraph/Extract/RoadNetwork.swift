@@ -35,10 +35,27 @@ public struct RoadNetwork {
     /// Guidance records, `GuideRecord.fieldCount` string ids / counts each; record 0 is empty.
     public var guideFields = ContiguousArray<UInt32>(repeating: 0, count: GuideRecord.fieldCount)
 
+    /// Times and flags of the road set's other profiles (the first profile's are edgeTime* and edgeFlags).
+    public var profileEdges: [ProfileEdges] = []
+    /// Edges with dimension limits, ascending, and their `VehicleLimits.count` values each.
+    public var limitEdge = ContiguousArray<UInt32>()
+    public var limitValues = ContiguousArray<UInt16>()
+
     public init() {}
 
     public var nodeCount: Int { nodeOSMID.count }
     public var edgeCount: Int { edgeFrom.count }
+}
+
+/// One profile's per-edge data in a road network shared by several profiles.
+public struct ProfileEdges: Sendable {
+    public var profile: ProfileID
+    /// Milliseconds per direction, or `RoadNetwork.forbidden`.
+    public var timeForward = ContiguousArray<UInt32>()
+    public var timeBackward = ContiguousArray<UInt32>()
+    public var flags = ContiguousArray<UInt16>()
+
+    public init(profile: ProfileID) { self.profile = profile }
 }
 
 /// A turn restriction resolved onto the road network: from directed edge, at junction `via` (or along a via path
@@ -55,6 +72,8 @@ public struct TurnRestriction: Sendable, Equatable {
     /// For a via-way restriction, the directed edges driven along the via ways from `via` to where the to edges
     /// leave; empty for a via-node restriction.
     public var viaDirectedEdges: [UInt32]
+    /// The profiles of the road set it applies to; nil for all of them.
+    public var profiles: [ProfileID]? = nil
 
     public init(fromDirectedEdges: [UInt32], via: UInt32, toDirectedEdges: [UInt32], isMandatory: Bool,
                 relationID: Int64, viaDirectedEdges: [UInt32] = []) {

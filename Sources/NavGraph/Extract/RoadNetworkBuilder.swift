@@ -14,26 +14,39 @@ public struct ImportReport: Codable, Sendable {
     public var restrictionsDropped: [String: Int] = [:]
 }
 
-/// Turns OSM ways into a RoadNetwork: splits ways at junctions and at missing nodes, applies the car profile.
+/// Turns OSM ways into a RoadNetwork: splits ways at junctions and at missing nodes, applies the profiles (the car's
+/// unless told otherwise); the network holds the union of the ways any of them may use.
 public enum RoadNetworkBuilder {
     public static func build(from source: OSMSource, report: inout ImportReport) throws -> (RoadNetwork, [TurnRestriction]) {
+        try build(from: source, profiles: [CarVehicleProfile()], report: &report)
+    }
+
+    public static func build(from source: OSMSource, profiles: [any VehicleProfile],
+                             report: inout ImportReport) throws -> (RoadNetwork, [TurnRestriction]) {
         let totals = source.totals
         report.osmNodes = totals.nodes
         report.osmWays = totals.ways
         report.osmRelations = totals.relations
         report.missingNodeRefs = source.missingNodeRefs
+        var network = RoadNetwork()
 
-        // 1. Profile every candidate way.
+        // 1. Profile every candidate way; the first profile that takes it gives its class, flags and names.
         var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
+        var perProfile: [[WayAttributes?]] = []
+        var wayLimits: [Int: VehicleLimits] = [:]
         accepted.reserveCapacity(source.wayCount)
         for way in 0..<source.wayCount {
             let tags = source.wayTags(way)
-            if let attributes = CarProfile.attributes(tags: tags) {
+            let all = profiles.map { $0.attributes(tags: tags) }
+            if let attributes = all.lazy.compactMap({ $0 }).first {
                 let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
                                            onewayReversed: !attributes.forward && attributes.backward)
+                if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { wayLimits[accepted.count] = limits }
                 accepted.append((way, attributes, guidance))
+                perProfile.append(all)
             }
         }
+        network.profileEdges = profiles.dropFirst().map { ProfileEdges(profile: $0.id) }
         report.routableWays = accepted.count
 
         // 2. Count how often each located node is used; junctions are used more than once or end a way.
@@ -58,7 +71,6 @@ public enum RoadNetworkBuilder {
         for index in barriers.keys { useCount[index] = max(useCount[index], 2) }
 
         // 3. Split into edges between junctions, cutting at missing nodes.
-        var network = RoadNetwork()
         let marks = nodeMarks(source, strings: &network.strings)
         var graphNode = ContiguousArray<Int32>(repeating: -1, count: source.nodeCount)
         func graphNodeID(_ index: Int32) -> UInt32 {
@@ -82,10 +94,14 @@ public enum RoadNetworkBuilder {
             var chain: [Int32] = []
             func flush() {
                 if chain.count >= 2 {
-                    appendEdge(chain, attributes: attributes, wayID: source.wayID(way), wayLength: wayLength,
+                    appendEdge(chain, attributes: attributes, profiles: perProfile[acceptedIndex], wayID: source.wayID(way), wayLength: wayLength,
                                nameID: nameID, refID: refID, guideID: guideID, marks: marks,
                                from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
                                source: source, network: &network)
+                    if let limits = wayLimits[acceptedIndex] {
+                        network.limitEdge.append(UInt32(network.edgeCount - 1))
+                        network.limitValues.append(contentsOf: limits.values)
+                    }
                 }
                 chain.removeAll(keepingCapacity: true)
             }
@@ -100,10 +116,10 @@ public enum RoadNetworkBuilder {
             flush()
         }
         guard network.edgeCount > 0 else {
-            throw NavGraphError("\(source.path): no routable road for a car in this extract")
+            throw NavGraphError("\(source.path): no routable road for \(profiles.map(\.rules.name).joined(separator: ", ")) in this extract")
         }
 
-        let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, report: &report)
+        let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, profiles: profiles, report: &report)
         return (network, restrictions)
     }
 
@@ -160,7 +176,7 @@ public enum RoadNetworkBuilder {
         return id
     }
 
-    private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, wayID: Int64, wayLength: Double,
+    private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, profiles: [WayAttributes?], wayID: Int64, wayLength: Double,
                                    nameID: UInt32, refID: UInt32, guideID: UInt32, marks: [Int: (control: NodeControl, exitRef: UInt32)],
                                    from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
         var length = 0.0
@@ -179,17 +195,28 @@ public enum RoadNetworkBuilder {
         network.edgeFrom.append(from)
         network.edgeTo.append(to)
         network.edgeLength.append(length)
-        var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
-        var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
-        if let duration = attributes.ferryDurationSeconds, wayLength > 0 {
-            let share = UInt32(max(1, (duration * 1000 * length / wayLength).rounded()))
-            forwardTime = share
-            backwardTime = share
+        func times(_ attributes: WayAttributes?) -> (UInt32, UInt32) {
+            guard let attributes else { return (RoadNetwork.forbidden, RoadNetwork.forbidden) }
+            var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
+            var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
+            if let duration = attributes.ferryDurationSeconds, wayLength > 0 {
+                let share = UInt32(max(1, (duration * 1000 * length / wayLength).rounded()))
+                forwardTime = share
+                backwardTime = share
+            }
+            return (attributes.forward ? forwardTime : RoadNetwork.forbidden, attributes.backward ? backwardTime : RoadNetwork.forbidden)
         }
-        network.edgeTimeForward.append(attributes.forward ? forwardTime : RoadNetwork.forbidden)
-        network.edgeTimeBackward.append(attributes.backward ? backwardTime : RoadNetwork.forbidden)
+        let (forwardTime, backwardTime) = times(profiles[0])
+        network.edgeTimeForward.append(forwardTime)
+        network.edgeTimeBackward.append(backwardTime)
+        for index in network.profileEdges.indices {
+            let (forward, backward) = times(profiles[index + 1])
+            network.profileEdges[index].timeForward.append(forward)
+            network.profileEdges[index].timeBackward.append(backward)
+            network.profileEdges[index].flags.append((profiles[index + 1] ?? attributes).flags.rawValue)
+        }
         network.edgeClass.append(attributes.roadClass.rawValue)
-        network.edgeFlags.append(attributes.flags.rawValue)
+        network.edgeFlags.append((profiles[0] ?? attributes).flags.rawValue)
         network.edgeMaxspeed.append(UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0))
         network.edgeName.append(nameID)
         network.edgeRef.append(refID)

@@ -19,11 +19,19 @@ public struct TurnGraph {
 
 /// Builds the TurnGraph from a RoadNetwork and its turn restrictions.
 public enum TurnGraphBuilder {
-    /// Whether a car may drive directed edge d.
+    /// Whether a car (or any other profile of the network) may drive directed edge d.
     public static func isDrivable(_ network: RoadNetwork, directedEdge d: Int) -> Bool {
         let edge = d >> 1
         let time = d & 1 == 0 ? network.edgeTimeForward[edge] : network.edgeTimeBackward[edge]
-        return time != RoadNetwork.forbidden && EdgeFlags(rawValue: network.edgeFlags[edge]).isDisjoint(with: .privateAccess)
+        if time != RoadNetwork.forbidden && EdgeFlags(rawValue: network.edgeFlags[edge]).isDisjoint(with: .privateAccess) { return true }
+        return network.profileEdges.contains { isDrivable($0, directedEdge: d) }
+    }
+
+    /// Whether one profile may drive directed edge d.
+    static func isDrivable(_ profile: ProfileEdges, directedEdge d: Int) -> Bool {
+        let edge = d >> 1
+        let time = d & 1 == 0 ? profile.timeForward[edge] : profile.timeBackward[edge]
+        return time != RoadNetwork.forbidden && EdgeFlags(rawValue: profile.flags[edge]).isDisjoint(with: .privateAccess)
     }
 
     public static func build(network: RoadNetwork, restrictions: [TurnRestriction]) -> TurnGraph {

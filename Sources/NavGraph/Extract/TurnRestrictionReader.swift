@@ -1,7 +1,7 @@
 /// Resolves OSM `type=restriction` relations (from way, via node or via ways, to way) onto directed edges of the road network.
 enum TurnRestrictionReader {
     static func read(source: OSMSource, network: RoadNetwork, graphNode: ContiguousArray<Int32>,
-                     report: inout ImportReport) -> [TurnRestriction] {
+                     profiles: [any VehicleProfile] = [CarVehicleProfile()], report: inout ImportReport) -> [TurnRestriction] {
         // Edges of each way, to find the pieces that touch the via node.
         var edgesByWay: [Int64: [UInt32]] = [:]
         for edge in 0..<network.edgeCount { edgesByWay[network.edgeWay[edge], default: []].append(UInt32(edge)) }
@@ -11,14 +11,20 @@ enum TurnRestrictionReader {
 
         for relation in 0..<source.relationCount {
             let tags = source.relationTags(relation)
-            guard let value = tags["restriction:motorcar"] ?? tags["restriction:motor_vehicle"] ?? tags["restriction"] else {
-                drop(tags.keys.contains(where: { $0.hasPrefix("restriction:") }) ? "not for cars" : "no restriction value")
+            // Each profile reads its own restriction:* key, then restriction, unless except= names it; profiles
+            // that read the same value share one restriction.
+            let values = profiles.map { $0.restrictionValue(tags) }
+            var distinct: [String] = []
+            for case let value? in values where !distinct.contains(value) { distinct.append(value) }
+            if distinct.isEmpty {
+                let notFor = profiles.count == 1 && profiles[0].id == .car ? "not for cars" : "not for " + profiles.map(\.rules.name).joined(separator: "/")
+                let named = tags["except"] != nil || tags.keys.contains(where: { $0.hasPrefix("restriction:") })
+                drop(named ? notFor : "no restriction value")
                 continue
             }
-            if let except = tags["except"], except.split(separator: ";").contains(where: { $0 == "motorcar" || $0 == "motor_vehicle" }) {
-                drop("not for cars")
-                continue
-            }
+            for value in distinct {
+            let applies = profiles.indices.filter { values[$0] == value }.map { profiles[$0].id }
+            let appliesTo: [ProfileID]? = applies.count == profiles.count ? nil : applies
             let isMandatory: Bool
             if value.hasPrefix("only_") { isMandatory = true } else if value.hasPrefix("no_") { isMandatory = false } else {
                 drop("unknown restriction value")
@@ -41,9 +47,11 @@ enum TurnRestrictionReader {
                 case .failure(let error):
                     drop(error.reason)
                 case .success(let resolved):
-                    restrictions.append(TurnRestriction(fromDirectedEdges: resolved.arriving, via: resolved.entry,
-                                                        toDirectedEdges: resolved.leaving, isMandatory: isMandatory,
-                                                        relationID: source.relationID(relation), viaDirectedEdges: resolved.path))
+                    var restriction = TurnRestriction(fromDirectedEdges: resolved.arriving, via: resolved.entry,
+                                                      toDirectedEdges: resolved.leaving, isMandatory: isMandatory,
+                                                      relationID: source.relationID(relation), viaDirectedEdges: resolved.path)
+                    restriction.profiles = appliesTo
+                    restrictions.append(restriction)
                 }
                 continue
             }
@@ -70,8 +78,11 @@ enum TurnRestrictionReader {
                 drop("from or to way does not touch the via node")
                 continue
             }
-            restrictions.append(TurnRestriction(fromDirectedEdges: arriving, via: via, toDirectedEdges: leaving,
-                                                isMandatory: isMandatory, relationID: source.relationID(relation)))
+            var restriction = TurnRestriction(fromDirectedEdges: arriving, via: via, toDirectedEdges: leaving,
+                                              isMandatory: isMandatory, relationID: source.relationID(relation))
+            restriction.profiles = appliesTo
+            restrictions.append(restriction)
+            }
         }
         report.restrictionsKept = restrictions.count
         report.viaWayRestrictionsKept = restrictions.count { !$0.viaDirectedEdges.isEmpty }

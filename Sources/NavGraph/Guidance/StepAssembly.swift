@@ -71,7 +71,7 @@ extension StepBuilder {
             steps.append(GuidanceStep(
                 maneuver: maneuver, name: name, ref: graph.string(graph.edgeRef[edge]),
                 destinations: graph.string(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
-                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : .driving, drivingSide: side.rawValue,
+                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : graph.profile.mode, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
                 intersections: intersections, roadClass: graph.roadClass(edge: edge),
                 speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
@@ -104,7 +104,7 @@ extension StepBuilder {
         func step(_ type: ManeuverType, _ at: Coordinate, _ range: ClosedRange<Int>, _ distance: Double, _ duration: Double, _ weight: Double) -> GuidanceStep {
             GuidanceStep(maneuver: Maneuver(type: type, modifier: nil, location: at, bearingBefore: type == .arrive ? Bearing.wire(bearing) : 0,
                                             bearingAfter: type == .depart ? Bearing.wire(bearing) : 0),
-                         name: name, ref: "", destinations: "", exits: "", rotaryName: "", mode: .driving, drivingSide: side.rawValue,
+                         name: name, ref: "", destinations: "", exits: "", rotaryName: "", mode: graph.profile.mode, drivingSide: side.rawValue,
                          distance: distance, duration: duration, weight: weight, geometryRange: range,
                          intersections: [Intersection(location: at, bearings: [Bearing.wire(bearing)], entry: [true],
                                                       inIndex: type == .arrive ? 0 : nil, outIndex: type == .depart ? 0 : nil,

@@ -28,6 +28,7 @@ struct TurnClassifier {
         case .livingStreet: 6
         case .ferry: 6
         case .service, .track: 7
+        case .cycleway, .footway, .path, .pedestrian, .steps: 8
         }
     }
 

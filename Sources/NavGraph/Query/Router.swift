@@ -21,6 +21,8 @@ public struct RouteOptions: Sendable {
     public var alternative = AlternativeOptions()
     public var traffic: TrafficOverlay?
     public var waypointLabels: [String]?
+    /// A truck's dimensions; edges whose limits it exceeds are not used.
+    public var vehicle: VehicleDimensions?
 
     public init() {}
 }
@@ -110,7 +112,7 @@ public final class Router: @unchecked Sendable {
     /// Routes through the waypoints in order.
     public func route(_ waypoints: [Coordinate], options: RouteOptions = RouteOptions()) throws -> RouteResponse {
         guard waypoints.count >= 2 else { throw NavGraphError("a route needs at least 2 waypoints, got \(waypoints.count)") }
-        let metric = metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+        let metric = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let candidates = try waypoints.enumerated().map { try snapWithFallback($0.element, index: $0.offset, options: options, metric: metric) }
         var snaps = candidates.map(\.snap)
         var legs: [RouteLeg] = []
@@ -172,6 +174,8 @@ public final class Router: @unchecked Sendable {
             if let first = nodes.first, let origin = endpoints.sourceOrigin[first], origin != first { nodes.insert(origin, at: 0) }
             best = LegPath(cost: found.cost, nodes: nodes, source: source, target: target)
         }
+        // A path through a turn this profile's restrictions forbid is no path.
+        if let found = best, found.cost >= Int(ProfileTurnCosts.forbiddenTurn) { return nil }
         return best
     }
 
@@ -189,7 +193,16 @@ public final class Router: @unchecked Sendable {
                 return NavGraphError("\(prefix) avoids \(options.avoid.listed.joined(separator: ", ")); the destination is only reachable using \(named)", code: .noRoute)
             }
         }
-        return NavGraphError("\(prefix): the destination cannot be reached by car from the origin (different road network components)", code: .noRoute)
+        if let vehicle = options.vehicle, !vehicle.isEmpty {
+            let open = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic)
+            if let path = legPath(from: snaps[leg], to: snaps[leg + 1], metric: open, algorithm: .hierarchy) {
+                let edges = path.nodes.map { Int(graph.routingEdge[$0] >> 1) }
+                let limit = VehicleLimitCheck(graph: graph).firstViolation(vehicle, edges: edges) ?? "the vehicle's dimensions"
+                return NavGraphError("\(prefix): the destination is only reachable past a limit the vehicle exceeds: \(limit)", code: .noRoute)
+            }
+        }
+        let by = graph.profile == .car ? "by car" : "by \(graph.profile.rawValue)"
+        return NavGraphError("\(prefix): the destination cannot be reached \(by) from the origin (different road network components)", code: .noRoute)
     }
 
     func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {

@@ -13,12 +13,17 @@ public final class RoutingEngine: Sendable {
     let freeFlowWeights: ContiguousArray<UInt32>
     private let cache: MetricCache
 
-    /// What a customized metric depends on: the avoid set, the avoid mode and the traffic generation (0 = none).
+    /// What a customized metric depends on: the avoid set, the avoid mode, the traffic generation (0 = none) and the
+    /// vehicle's dimensions (nil = none given). The profile is the engine's graph's (one engine per profile).
     public struct MetricKey: Hashable, Sendable {
         public var avoid: AvoidSet
         public var mode: AvoidMode
         public var trafficGeneration: UInt64
+        public var vehicle: VehicleDimensions? = nil
     }
+
+    /// The profile this engine routes for.
+    public var profile: ProfileID { graph.profile }
 
     /// `cacheCapacity` bounds the customized metrics kept besides the free-flow one (least recently used go first).
     public init(graph: RoutingGraph, cacheCapacity: Int = 16) {
@@ -31,16 +36,17 @@ public final class RoutingEngine: Sendable {
     }
 
     /// The cache key of a request: avoid mode only matters when something is avoided.
-    public static func key(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> MetricKey {
-        MetricKey(avoid: avoid, mode: avoid.isEmpty ? .strict : mode, trafficGeneration: traffic?.generation ?? 0)
+    public static func key(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?, vehicle: VehicleDimensions? = nil) -> MetricKey {
+        MetricKey(avoid: avoid, mode: avoid.isEmpty ? .strict : mode, trafficGeneration: traffic?.generation ?? 0,
+                  vehicle: vehicle.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// The metric for an avoid set, mode and traffic overlay, customized once and cached.
     /// Two threads asking for the same new key at once may both customize; the first result is kept.
-    public func metric(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
-        let key = Self.key(avoid: avoid, mode: mode, traffic: traffic)
+    public func metric(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?, vehicle: VehicleDimensions? = nil) -> RoutingMetric {
+        let key = Self.key(avoid: avoid, mode: mode, traffic: traffic, vehicle: vehicle)
         if let cached = cache.lookup(key) { return cached }
-        return cache.insert(key, customize(avoid: avoid, mode: key.mode, traffic: traffic))
+        return cache.insert(key, customize(avoid: avoid, mode: key.mode, traffic: traffic, vehicle: key.vehicle))
     }
 
     /// Number of metrics currently cached (the free-flow one included).
@@ -56,10 +62,18 @@ public final class RoutingEngine: Sendable {
         return false
     }
 
-    private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?) -> RoutingMetric {
+    private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?, vehicle: VehicleDimensions?) -> RoutingMetric {
         var weights = freeFlowWeights
+        if let vehicle {
+            for edge in VehicleLimitCheck(graph: graph).violatingEdges(vehicle) {
+                for direction in 0..<2 {
+                    let node = graph.routingNodeOfEdge[2 * edge + direction]
+                    if node >= 0 { weights[Int(node)] = CCHMetric.infinity }
+                }
+            }
+        }
         if let traffic {
-            for node in 0..<graph.routingNodeCount {
+            for node in 0..<graph.routingNodeCount where weights[node] < CCHMetric.infinity {
                 let d = Int(graph.routingEdge[node])
                 // Edges without traffic data keep their free-flow time (what currentTime would return for them),
                 // so only covered edges pay for the per-segment sums.

@@ -16,6 +16,7 @@ enum MapPageStyle {
         case .secondary, .secondaryLink: ("#F7FABF", "#A3A56C")
         case .tertiary, .tertiaryLink, .unclassified, .residential, .livingStreet: ("#FFFFFF", "#C5BFB6")
         case .service, .track: ("#FFFFFF", "#D4CEC5")
+        case .cycleway, .footway, .path, .pedestrian, .steps: ("#FFFFFF", "#D4CEC5")
         case .ferry: ("#6B9BD8", "#6B9BD8")
         }
     }
@@ -27,7 +28,7 @@ enum MapPageStyle {
         case .primary, .secondary: (2, 16)
         case .motorwayLink, .trunkLink, .primaryLink, .secondaryLink, .tertiary: (1.5, 13)
         case .tertiaryLink, .unclassified, .residential: (1, 11)
-        case .livingStreet, .service, .track: (0.5, 6)
+        case .livingStreet, .service, .track, .cycleway, .footway, .path, .pedestrian, .steps: (0.5, 6)
         case .ferry: (1, 2)
         }
     }
@@ -44,7 +45,7 @@ enum MapPageStyle {
             ("id", .string("background")), ("type", .string("background")),
             ("paint", .object([("background-color", .string("#F2EFE9"))])),
         ])]
-        let roads = RoadClass.allCases.filter { $0 != .ferry }
+        let roads = RoadClass.allCases.filter { $0 != .ferry && $0.isMotorClass }
         layers.append(roadLayer("roads-casing", roads, color: { colors($0).casing }, widthScale: 1.4, widthAdd: 1))
         layers.append(roadLayer("roads-line", roads, color: { colors($0).line }, widthScale: 1, widthAdd: 0))
         layers.append(roadLayer("roads-ferry", [.ferry], color: { colors($0).line }, widthScale: 1, widthAdd: 0, dashed: true))

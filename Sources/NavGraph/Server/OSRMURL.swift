@@ -5,12 +5,17 @@ struct OSRMURL {
     var service: String
     var version: String
     var profile: String
+    /// The vehicle profile the path names.
+    var profileID: ProfileID
     var coordinates: [Coordinate]
 
     /// Services this server answers in the OSRM path form.
     static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style"]
-    /// Profiles in the path that mean car routing.
-    static let carProfiles: Set<String> = ["driving", "car"]
+    /// Profile names the path may give, and what they mean.
+    static let profiles: [String: ProfileID] = [
+        "driving": .car, "car": .car, "truck": .truck, "motorcycle": .motorcycle,
+        "cycling": .bicycle, "bicycle": .bicycle, "walking": .foot, "foot": .foot,
+    ]
 
     init(path: String, maximumCoordinates: Int) throws {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -27,9 +32,10 @@ struct OSRMURL {
         version = parts[2]
         guard version == "v1" else { throw OSRMError(.invalidVersion, "version '\(version)' is not v1") }
         profile = parts[3]
-        guard Self.carProfiles.contains(profile) else {
-            throw OSRMError(.invalidValue, "profile '\(profile)' is not served (this server routes cars: use driving or car)")
+        guard let profileID = Self.profiles[profile] else {
+            throw OSRMError(.invalidValue, "profile '\(profile)' is not served (use \(Self.profiles.keys.sorted().joined(separator: ", ")))")
         }
+        self.profileID = profileID
         var text = parts[4]
         if let dot = text.lastIndex(of: "."), !text[text.index(after: dot)...].contains(where: { $0.isNumber || $0 == "," || $0 == ";" || $0 == ")" }) {
             let format = String(text[text.index(after: dot)...])

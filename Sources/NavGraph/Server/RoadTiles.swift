@@ -38,6 +38,7 @@ public final class RoadTiles: Sendable {
         case .tertiary, .tertiaryLink: 11
         case .unclassified, .residential, .livingStreet: 13
         case .service, .track: 14
+        case .cycleway, .footway, .path, .pedestrian, .steps: 15
         }
     }
 

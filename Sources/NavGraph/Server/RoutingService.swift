@@ -12,6 +12,8 @@ public final class RoutingService: Sendable {
     public let traffic = LiveTraffic()
     public let metrics = ServerMetrics()
     private let pool: RouterPool
+    /// Router pools of the other profiles, made on first request.
+    private let pools: ProfilePools
     private let started = Date()
     /// The route planner page (`/`, `/roads/v1`, `/info` ...); nil serves the API alone.
     public let mapPage: MapPage?
@@ -27,6 +29,7 @@ public final class RoutingService: Sendable {
         self.limits = limits
         self.mapPage = mapPage
         pool = RouterPool(engine: engine)
+        pools = ProfilePools(default: pool, engine: engine)
     }
 
     /// Answers one request and records it in the metrics.
@@ -56,7 +59,7 @@ public final class RoutingService: Sendable {
             let serviceName = request.path.split(separator: "/").first.map(String.init) ?? ""
             let maximum = serviceName == "table" ? limits.maximumTableSize : limits.maximumCoordinates
             let url = try OSRMURL(path: request.path, maximumCoordinates: maximum)
-            return try pool.with { router in try answer(url, request, router: router, start: start) }
+            return try pools.pool(for: url.profileID).with { router in try answer(url, request, router: router, start: start) }
         } catch let error as OSRMError {
             return error.response
         } catch let error as NavGraphError {
@@ -71,7 +74,7 @@ public final class RoutingService: Sendable {
         case "table":
             let query = try QueryOptions(request.query, allowed: TableEndpoint.options, service: "table")
             let deadline = start + .nanoseconds(Int(limits.requestSeconds * 1e9))
-            return .json(try TableEndpoint.answer(url, query, router: router, traffic: traffic.snapshot?.current, limits: limits, deadline: deadline))
+            return .json(try TableEndpoint.answer(url, query, router: router, traffic: router.graph.profile.roadSet == .motor ? traffic.snapshot?.current : nil, limits: limits, deadline: deadline))
         case "isochrone":
             let query = try QueryOptions(request.query, allowed: IsochroneEndpoint.options, service: "isochrone")
             let departure = try query["depart_at"].map(RouteEndpoint.Parameters.departure)
@@ -82,7 +85,7 @@ public final class RoutingService: Sendable {
         case "route":
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
             let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
-            let overlay = try trafficSnapshot(query)?.overlay(departure: parameters.departure)
+            let overlay = try trafficSnapshot(query, router: router)?.overlay(departure: parameters.departure)
             let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
             return .json(RouteEndpoint.body(response, parameters))
         default:
@@ -103,7 +106,7 @@ public final class RoutingService: Sendable {
                 output.position = point
             }
             output.units = DistanceUnits(rawValue: try query.choice("units", DistanceUnits.allCases.map(\.rawValue), default: "metric")) ?? .metric
-            let overlay = try trafficSnapshot(query)?.overlay(departure: parameters.departure)
+            let overlay = try trafficSnapshot(query, router: router)?.overlay(departure: parameters.departure)
             let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
             let body = url.service == "style" ? MapLibreStyle.make(response, output) : RouteGeoJSON.make(response, output)
             return HTTPResponse(status: 200, contentType: url.service == "style" ? "application/json; charset=utf-8" : "application/geo+json", body: body)
@@ -171,5 +174,28 @@ final class RouterPool: @unchecked Sendable {
     private func makeRouter() -> Router {
         lock.withLock { createdCount += 1 }
         return Router(engine: engine)
+    }
+}
+
+/// One router pool per profile the graph file holds, made on the first request for a profile. Thread safety: the
+/// table is behind a lock.
+final class ProfilePools: @unchecked Sendable {
+    private let lock = NSLock()
+    private let engine: RoutingEngine
+    private var pools: [ProfileID: RouterPool]
+
+    init(default pool: RouterPool, engine: RoutingEngine) {
+        self.engine = engine
+        pools = [engine.profile: pool]
+    }
+
+    func pool(for profile: ProfileID) throws -> RouterPool {
+        try lock.withLock {
+            if let pool = pools[profile] { return pool }
+            let graph = try RoutingGraph(file: engine.graph.file, profile: profile)
+            let pool = RouterPool(engine: RoutingEngine(graph: graph))
+            pools[profile] = pool
+            return pool
+        }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 public enum GraphFileFormat {
     public static let magic: [UInt8] = Array("NAVGRAPH".utf8)
     /// 3: guidance sections (traffic controls, exit numbers, lanes, destinations, junction adjacency).
-    public static let version: UInt32 = 4
+    /// 5: vehicle profiles (per-profile times, flags, turn costs and metrics; truck limits; the cycling/walking road set).
+    public static let version: UInt32 = 5
     public static let alignment = 64
     public static let nameLength = 24
     /// Header: magic (8), version (4), section count (4), table CRC (4), reserved (4).
@@ -23,10 +24,13 @@ public struct GraphFileWriter {
         let withBytes: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     }
     private var sections: [PendingSection] = []
+    /// Maps the names given to `add` onto the names written (a road set's prefix); identity by default.
+    public var rename: (String) -> String = { $0 }
 
     public init() {}
 
-    public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) {
+    public mutating func add<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) {
+        let name = rename(given)
         // A name may fill all 24 bytes (no terminating zero; the reader stops at 24): restriction.viaPathFirst does.
         precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
         sections.append(PendingSection(name: name, elementSize: MemoryLayout<Element>.stride,
@@ -35,14 +39,16 @@ public struct GraphFileWriter {
     }
 
     /// Adds a section from memory that `owner` keeps alive (held here until written), without copying it.
-    public mutating func add<Element: BitwiseCopyable>(_ name: String, _ values: UnsafeBufferPointer<Element>, owner: AnyObject) {
+    public mutating func add<Element: BitwiseCopyable>(_ given: String, _ values: UnsafeBufferPointer<Element>, owner: AnyObject) {
+        let name = rename(given)
         precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
         sections.append(PendingSection(name: name, elementSize: MemoryLayout<Element>.stride,
                                        byteCount: values.count * MemoryLayout<Element>.stride,
                                        withBytes: { body in try withExtendedLifetime(owner) { try body(UnsafeRawBufferPointer(values)) } }))
     }
 
-    public mutating func addData(_ name: String, _ bytes: Data) {
+    public mutating func addData(_ given: String, _ bytes: Data) {
+        let name = rename(given)
         precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
         sections.append(PendingSection(name: name, elementSize: 1, byteCount: bytes.count,
                                        withBytes: { body in try bytes.withUnsafeBytes { try body($0) } }))

@@ -26,6 +26,8 @@ public struct GraphMetadata: Codable, Sendable {
     public var phaseMemory: [String: PhaseMemory]? = nil
     /// CPU seconds (user + system, all threads) per import phase; absent in files written before it was recorded.
     public var phaseCPUSeconds: [String: Double]? = nil
+    /// The profiles routed on this road set (version 5); nil means the car alone.
+    public var profiles: [String]? = nil
 }
 
 /// Names of the sections of a navgraph file.
@@ -53,4 +55,6 @@ public enum Section {
     public static let nodeControl = "node.control", nodeExitRef = "node.exitRef", shapeControl = "shape.control"
     public static let edgeGuide = "edge.guide", guideFields = "guide.fields"
     public static let junctionFirstOut = "junction.firstOut", junctionOut = "junction.out"
+    /// Truck limits: the limited edges (ascending) and `VehicleLimits.count` values each, since version 5.
+    public static let limitEdge = "limit.edge", limitValues = "limit.values"
 }

@@ -17,12 +17,15 @@ public struct GraphSummary: Codable, Sendable {
     public var restrictionsStored: Int
     public var smallComponents: Int
     public var sections: [SectionSize]
+    /// Kilometres of usable road per profile the file holds.
+    public var profileKilometres: [String: Double]
 
     public init(graph: RoutingGraph) {
         var byClass: [String: Double] = [:]
         var toll = 0.0, ferry = 0.0, motorway = 0.0
         var oneway = 0
-        for edge in 0..<graph.edgeCount {
+        // Edges of the loaded profile (the road set also holds its other profiles' roads).
+        for edge in 0..<graph.edgeCount where graph.edgeTimeForward[edge] != RoadNetwork.forbidden || graph.edgeTimeBackward[edge] != RoadNetwork.forbidden {
             let kilometres = graph.edgeLength[edge] / 1000
             let roadClass = graph.roadClass(edge: edge), flags = graph.flags(edge: edge)
             byClass[roadClass.osmName, default: 0] += kilometres
@@ -42,6 +45,7 @@ public struct GraphSummary: Codable, Sendable {
         restrictionsStored = graph.restrictionCount
         smallComponents = max(0, graph.metadata.componentCount - 1)
         sections = graph.file.sectionOrder.map { SectionSize(name: $0.name, bytes: $0.length) }
+        profileKilometres = ProfileUsage.all(file: graph.file, loaded: graph)
     }
 
     /// Human-readable report.
@@ -59,6 +63,10 @@ public struct GraphSummary: Codable, Sendable {
         let dropped = m.report.restrictionsDropped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         lines.append("restrictions \(m.report.restrictionsKept) kept (\(m.report.viaWayRestrictionsKept) via way); dropped: \(dropped.isEmpty ? "none" : dropped)")
         lines.append(String(format: "special km  toll %.1f, ferry %.1f, motorway %.1f", tollKilometres, ferryKilometres, motorwayKilometres))
+        let profiles = ProfileID.allCases.compactMap { profile in
+            profileKilometres[profile.rawValue].map { String(format: "%@ %.1f", profile.rawValue, $0) }
+        }
+        lines.append("profiles    km of usable road: " + profiles.joined(separator: ", "))
         lines.append("km by class")
         for roadClass in RoadClass.allCases {
             if let km = kilometresByClass[roadClass.osmName] { lines.append("  " + pad(roadClass.osmName, 16) + String(format: "%10.1f", km)) }

@@ -4,6 +4,11 @@ import Foundation
 public final class RoutingGraph: @unchecked Sendable {
     public let file: MappedGraphFile
     public let metadata: GraphMetadata
+    /// The profile whose times, flags, turn costs and metric this view holds.
+    public let profile: ProfileID
+    /// Truck limits: limited edges ascending, `VehicleLimits.count` values each (empty without truck data).
+    public let limitEdge: UnsafeBufferPointer<UInt32>
+    public let limitValues: UnsafeBufferPointer<UInt16>
 
     public let nodeOSMID: UnsafeBufferPointer<Int64>
     public let edgeFrom: UnsafeBufferPointer<UInt32>
@@ -45,53 +50,80 @@ public final class RoutingGraph: @unchecked Sendable {
     public let junctionFirstOut: UnsafeBufferPointer<UInt32>
     public let junctionOut: UnsafeBufferPointer<UInt32>
 
-    public init(path: String, verifyChecksums: Bool = true) throws {
-        file = try MappedGraphFile(path: path, verifyChecksums: verifyChecksums)
+    /// Loads a graph file for a profile (the car by default).
+    public convenience init(path: String, verifyChecksums: Bool = true, profile: ProfileID = .car) throws {
+        try self.init(file: try MappedGraphFile(path: path, verifyChecksums: verifyChecksums), profile: profile)
+    }
+
+    /// A profile's view of an already mapped graph file: its road set's arrays, with the profile's edge times, flags,
+    /// turn costs and free-flow metric.
+    public init(file: MappedGraphFile, profile: ProfileID) throws {
+        self.file = file
+        self.profile = profile
+        let path = file.path
+        let roadSet = profile.roadSet
+        func name(_ base: String) -> String { roadSet.sectionName(base) }
+        guard file.sections[name(Section.meta)] != nil else {
+            throw NavGraphError("\(path): this graph has no \(roadSet.rawValue) road set for profile \(profile.rawValue) (the import found no \(roadSet.rawValue) ways); re-import the OSM file with navgraph import", code: .noRoute)
+        }
         do {
-            metadata = try JSONDecoder().decode(GraphMetadata.self, from: Data(try file.bytes(Section.meta)))
+            metadata = try JSONDecoder().decode(GraphMetadata.self, from: Data(try file.bytes(name(Section.meta))))
         } catch let error as NavGraphError {
             throw error
         } catch {
             throw NavGraphError("\(path): unreadable metadata section (\(error))")
         }
-        nodeOSMID = try file.array(Section.nodeOSM)
-        edgeFrom = try file.array(Section.edgeFrom)
-        edgeTo = try file.array(Section.edgeTo)
-        edgeShapeFirst = try file.array(Section.edgeShapeFirst)
-        shapeLatE7 = try file.array(Section.shapeLat)
-        shapeLonE7 = try file.array(Section.shapeLon)
-        shapeOSMNode = try file.array(Section.shapeOSM)
-        edgeLength = try file.array(Section.edgeLength)
-        edgeTimeForward = try file.array(Section.edgeTimeForward)
-        edgeTimeBackward = try file.array(Section.edgeTimeBackward)
-        edgeClass = try file.array(Section.edgeClass)
-        edgeFlags = try file.array(Section.edgeFlags)
-        edgeMaxspeed = try file.array(Section.edgeMaxspeed)
-        edgeName = try file.array(Section.edgeName)
-        edgeRef = try file.array(Section.edgeRef)
-        edgeWay = try file.array(Section.edgeWay)
-        stringOffsets = try file.array(Section.stringOffsets)
-        stringBytes = try file.array(Section.stringBytes)
-        routingEdge = try file.array(Section.routingEdge)
-        routingNodeOfEdge = try file.array(Section.routingNodeOfEdge)
-        routingComponent = try file.array(Section.routingComponent)
-        cch = CCHView(firstUp: try file.array(Section.cchFirstUp), upHead: try file.array(Section.cchUpHead),
-                      parent: try file.array(Section.cchParent), inputArc: try file.array(Section.cchInputArc),
-                      turnFirstOut: try file.array(Section.turnFirstOut), turnHead: try file.array(Section.turnHead))
-        turnCost = try file.array(Section.turnCost)
-        freeFlowMetric = CCHMetric(forward: try file.array(Section.metricForward), backward: try file.array(Section.metricBackward),
-                                   forwardVia: try file.array(Section.metricForwardVia), backwardVia: try file.array(Section.metricBackwardVia),
+        if let profiles = metadata.profiles, !profiles.contains(profile.rawValue) {
+            throw NavGraphError("\(path): this graph has no \(profile.rawValue) profile (it has \(profiles.joined(separator: ", "))); re-import the OSM file with navgraph import", code: .noRoute)
+        }
+        if metadata.profiles == nil && profile != .car {
+            throw NavGraphError("\(path): this graph holds the car profile only, not \(profile.rawValue)", code: .noRoute)
+        }
+        nodeOSMID = try file.array(name(Section.nodeOSM))
+        edgeFrom = try file.array(name(Section.edgeFrom))
+        edgeTo = try file.array(name(Section.edgeTo))
+        edgeShapeFirst = try file.array(name(Section.edgeShapeFirst))
+        shapeLatE7 = try file.array(name(Section.shapeLat))
+        shapeLonE7 = try file.array(name(Section.shapeLon))
+        shapeOSMNode = try file.array(name(Section.shapeOSM))
+        edgeLength = try file.array(name(Section.edgeLength))
+        edgeTimeForward = try file.array(profile.sectionName(.timeForward))
+        edgeTimeBackward = try file.array(profile.sectionName(.timeBackward))
+        edgeClass = try file.array(name(Section.edgeClass))
+        edgeFlags = try file.array(profile.sectionName(.flags))
+        edgeMaxspeed = try file.array(name(Section.edgeMaxspeed))
+        edgeName = try file.array(name(Section.edgeName))
+        edgeRef = try file.array(name(Section.edgeRef))
+        edgeWay = try file.array(name(Section.edgeWay))
+        stringOffsets = try file.array(name(Section.stringOffsets))
+        stringBytes = try file.array(name(Section.stringBytes))
+        routingEdge = try file.array(name(Section.routingEdge))
+        routingNodeOfEdge = try file.array(name(Section.routingNodeOfEdge))
+        routingComponent = try file.array(name(Section.routingComponent))
+        cch = CCHView(firstUp: try file.array(name(Section.cchFirstUp)), upHead: try file.array(name(Section.cchUpHead)),
+                      parent: try file.array(name(Section.cchParent)), inputArc: try file.array(name(Section.cchInputArc)),
+                      turnFirstOut: try file.array(name(Section.turnFirstOut)), turnHead: try file.array(name(Section.turnHead)))
+        turnCost = try file.array(profile.sectionName(.turnCost))
+        freeFlowMetric = CCHMetric(forward: try file.array(profile.sectionName(.metricForward)), backward: try file.array(profile.sectionName(.metricBackward)),
+                                   forwardVia: try file.array(profile.sectionName(.metricForwardVia)), backwardVia: try file.array(profile.sectionName(.metricBackwardVia)),
                                    owner: file)
-        gridFirst = try file.array(Section.gridFirst)
-        gridSegment = try file.array(Section.gridSegment)
-        restrictionCount = try file.array(Section.restrictionRelation, of: Int64.self).count
-        nodeControl = try file.array(Section.nodeControl)
-        shapeControl = try file.array(Section.shapeControl)
-        nodeExitRef = try file.array(Section.nodeExitRef)
-        edgeGuide = try file.array(Section.edgeGuide)
-        guideFields = try file.array(Section.guideFields)
-        junctionFirstOut = try file.array(Section.junctionFirstOut)
-        junctionOut = try file.array(Section.junctionOut)
+        gridFirst = try file.array(name(Section.gridFirst))
+        gridSegment = try file.array(name(Section.gridSegment))
+        restrictionCount = try file.array(name(Section.restrictionRelation), of: Int64.self).count
+        nodeControl = try file.array(name(Section.nodeControl))
+        shapeControl = try file.array(name(Section.shapeControl))
+        nodeExitRef = try file.array(name(Section.nodeExitRef))
+        edgeGuide = try file.array(name(Section.edgeGuide))
+        guideFields = try file.array(name(Section.guideFields))
+        junctionFirstOut = try file.array(name(Section.junctionFirstOut))
+        junctionOut = try file.array(name(Section.junctionOut))
+        if file.sections[name(Section.limitEdge)] != nil {
+            limitEdge = try file.array(name(Section.limitEdge))
+            limitValues = try file.array(name(Section.limitValues))
+        } else {
+            limitEdge = UnsafeBufferPointer(start: nil, count: 0)
+            limitValues = UnsafeBufferPointer(start: nil, count: 0)
+        }
         try validate()
     }
 
@@ -117,6 +149,7 @@ public final class RoutingGraph: @unchecked Sendable {
             ("junctions", junctionFirstOut.count == nodeOSMID.count + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count
                 && junctionOut.allSatisfy { Int($0) < 2 * edges }),
             ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
+            ("limits", limitValues.count == limitEdge.count * VehicleLimits.count && limitEdge.allSatisfy { Int($0) < edges }),
         ]
         for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file", code: .badFile) }
         // Offsets ascend and indices stay in range (found by fuzzing graph files: a descending grid offset trapped the snapper).
@@ -184,15 +217,15 @@ public final class RoutingGraph: @unchecked Sendable {
 extension RoutingGraph {
     /// The turn restrictions stored in the graph file, as the importer resolved them.
     public func storedRestrictions() throws -> [TurnRestriction] {
-        let relation = try file.array(Section.restrictionRelation, of: Int64.self)
-        let via = try file.array(Section.restrictionVia, of: UInt32.self)
-        let only = try file.array(Section.restrictionMandatory, of: UInt8.self)
-        let fromFirst = try file.array(Section.restrictionFromFirst, of: UInt32.self)
-        let from = try file.array(Section.restrictionFrom, of: UInt32.self)
-        let toFirst = try file.array(Section.restrictionToFirst, of: UInt32.self)
-        let to = try file.array(Section.restrictionTo, of: UInt32.self)
-        let viaPathFirst = try file.array(Section.restrictionViaPathFirst, of: UInt32.self)
-        let viaPath = try file.array(Section.restrictionViaPath, of: UInt32.self)
+        let relation = try file.array(profile.roadSet.sectionName(Section.restrictionRelation), of: Int64.self)
+        let via = try file.array(profile.roadSet.sectionName(Section.restrictionVia), of: UInt32.self)
+        let only = try file.array(profile.roadSet.sectionName(Section.restrictionMandatory), of: UInt8.self)
+        let fromFirst = try file.array(profile.roadSet.sectionName(Section.restrictionFromFirst), of: UInt32.self)
+        let from = try file.array(profile.roadSet.sectionName(Section.restrictionFrom), of: UInt32.self)
+        let toFirst = try file.array(profile.roadSet.sectionName(Section.restrictionToFirst), of: UInt32.self)
+        let to = try file.array(profile.roadSet.sectionName(Section.restrictionTo), of: UInt32.self)
+        let viaPathFirst = try file.array(profile.roadSet.sectionName(Section.restrictionViaPathFirst), of: UInt32.self)
+        let viaPath = try file.array(profile.roadSet.sectionName(Section.restrictionViaPath), of: UInt32.self)
         let count = relation.count
         func isOffsetArray(_ first: UnsafeBufferPointer<UInt32>, of values: UnsafeBufferPointer<UInt32>) -> Bool {
             first.count == count + 1 && first[0] == 0 && Int(first[count]) == values.count && zip(first, first.dropFirst()).allSatisfy { $0 <= $1 }

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""profile_compare.py - vehicle profiles: import cost against a car-only import, and bicycle/foot ETAs against OSRM.
+
+For each extract (default milan, porto), in one run:
+  * imports it with the car-only binary (--baseline, e.g. the main branch before profiles), with this branch's binary
+    restricted to the motor road set (--road-sets motor: car, truck, motorcycle) and with all road sets (default),
+    and reports wall time and file size of each, and the ratios to the car-only import;
+  * draws pairs with Tools/make_pairs.py (road nodes, fixed seed), builds OSRM CH data with the wheel's bicycle.lua and
+    foot.lua (cached under Benchmarks/work/profiles/osrm/<profile>/<name>/), routes the pairs with
+    `navgraph route --pairs --profile bicycle|foot` and the in-process OSRM bindings, and reports over the pairs both
+    routed the median of |navgraph/OSRM - 1| for duration and distance, and the median signed ratio.
+
+Usage (the OSRM bindings need the venv of Tools/setup_peers.sh):
+  Benchmarks/work/peers-venv/bin/python Benchmarks/profile_compare.py --baseline /work/main/.build/release/navgraph \
+      --binary .build/release/navgraph [--pairs 500] [--seed 16] [--extracts milan,porto] [--output Benchmarks/results/profiles.json]
+"""
+import argparse
+import csv
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+WORK = REPO / "Benchmarks" / "work" / "profiles"
+DATA = Path(os.environ.get("NAVGRAPH_DATA", REPO.parent / "shared" / "data"))
+
+import osrm as osrm_py  # noqa: E402  (osrm-bindings wheel)
+
+OSRM_PKG = Path(osrm_py.__file__).parent
+TARGETS = {"duration_median": 0.10, "distance_median": 0.05}
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    log("$", " ".join(map(str, cmd)))
+    subprocess.run([str(c) for c in cmd], check=True, **kw)
+
+
+def make_pairs(pbf, n, seed):
+    out = WORK / "pairs" / f"{pbf.stem.replace('.osm', '')}-{n}-{seed}.csv"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with open(out.with_suffix(".tmp"), "w") as f:
+            run([sys.executable, REPO / "Tools" / "make_pairs.py", pbf, n, seed], stdout=f)
+        out.with_suffix(".tmp").rename(out)
+    with open(out) as f:
+        pairs = [tuple(float(x) for x in line.split(",")) for line in f if line.strip()]
+    return out, pairs
+
+
+def timed_import(binary, pbf, graph, extra=()):
+    graph.parent.mkdir(parents=True, exist_ok=True)
+    start = time.monotonic()
+    with open(graph.with_suffix(".import.log"), "w") as logf:
+        run([binary, "import", pbf, "-o", graph, *extra], stdout=logf, stderr=logf)
+    return {"seconds": round(time.monotonic() - start, 2), "bytes": graph.stat().st_size}
+
+
+def osrm_data(pbf, name, profile):
+    d = WORK / "osrm" / profile / name
+    base = d / f"{name}.osrm"
+    if (d / "done").exists():
+        return base
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    (d / f"{name}.osm.pbf").symlink_to(pbf)
+    bins = OSRM_PKG / "bin"
+    with open(d / "build.log", "w") as logf:
+        run([bins / "osrm-extract", "-p", OSRM_PKG / "share" / "profiles" / f"{profile}.lua", f"{name}.osm.pbf"], cwd=d, stdout=logf, stderr=subprocess.STDOUT)
+        run([bins / "osrm-contract", f"{name}.osrm"], cwd=d, stdout=logf, stderr=subprocess.STDOUT)
+    (d / "done").write_text("ok\n")
+    return base
+
+
+def osrm_routes(base, pairs):
+    engine = osrm_py.OSRM(algorithm="CH", storage_config=str(base), use_shared_memory=False)
+    out = []
+    for p in pairs:
+        params = osrm_py.RouteParameters(coordinates=[(p[0], p[1]), (p[2], p[3])], overview="false")
+        try:
+            res = engine.Route(params)
+            r = res["routes"][0] if res["code"] == "Ok" and res["routes"] else None
+            out.append((float(r["distance"]), float(r["duration"])) if r else None)
+        except Exception:  # NoRoute / NoSegment raise
+            out.append(None)
+    del engine
+    return out
+
+
+def navgraph_routes(binary, graph, pairs_file, profile):
+    results = graph.with_name(f"{graph.stem}-{profile}.csv")
+    with open(graph.with_name(f"{graph.stem}-{profile}.route.log"), "w") as logf:
+        run([binary, "route", graph, "--pairs", pairs_file, "--profile", profile, "--radius", "2000", "--output", results], stderr=logf)
+    out = []
+    with open(results) as f:
+        for row in csv.DictReader(f):
+            out.append((float(row["distance_m"]), float(row["duration_s"])) if row["distance_m"] else None)
+    return out
+
+
+def compare(nav, ref):
+    both = [(a, b) for a, b in zip(nav, ref) if a and b and b[0] > 0 and b[1] > 0]
+    dist = [a[0] / b[0] for a, b in both]
+    dur = [a[1] / b[1] for a, b in both]
+
+    def dev(ratios):
+        d = [abs(r - 1) for r in ratios]
+        return {"median": round(statistics.median(d), 4) if d else None,
+                "median_ratio": round(statistics.median(ratios), 4) if ratios else None}
+    return {"both_routed": len(both), "navgraph_only": sum(1 for a, b in zip(nav, ref) if a and not b),
+            "osrm_only": sum(1 for a, b in zip(nav, ref) if b and not a), "duration": dev(dur), "distance": dev(dist)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--baseline", required=True, help="car-only navgraph executable (before profiles)")
+    ap.add_argument("--binary", required=True, help="navgraph executable with profiles")
+    ap.add_argument("--pairs", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--extracts", default="milan,porto")
+    ap.add_argument("--output", default=str(REPO / "Benchmarks" / "results" / "profiles.json"))
+    args = ap.parse_args()
+    baseline, binary = str(Path(args.baseline).resolve()), str(Path(args.binary).resolve())
+    result = {"osrm": {"version": getattr(osrm_py, "__version__", "osrm-bindings"), "profiles": "bicycle.lua, foot.lua (wheel)",
+                       "algorithm": "CH"},
+              "pairs_per_extract": args.pairs, "seed": args.seed, "baseline": baseline, "binary": binary, "targets": TARGETS,
+              "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "load": os.getloadavg()},
+              "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "extracts": {}}
+    for name in [n for n in args.extracts.split(",") if n]:
+        pbf = DATA / f"{name}.osm.pbf"
+        per = {}
+        car = timed_import(baseline, pbf, WORK / "car-only" / f"{name}.navgraph")
+        motor = timed_import(binary, pbf, WORK / "motor" / f"{name}.navgraph", ["--road-sets", "motor"])
+        full = WORK / "all" / f"{name}.navgraph"
+        everything = timed_import(binary, pbf, full)
+        per["import"] = {"car_only": car, "motor": motor, "all": everything,
+                         "motor_ratio": {"seconds": round(motor["seconds"] / car["seconds"], 2), "bytes": round(motor["bytes"] / car["bytes"], 2)},
+                         "all_ratio": {"seconds": round(everything["seconds"] / car["seconds"], 2), "bytes": round(everything["bytes"] / car["bytes"], 2)}}
+        log(f"{name} import: {json.dumps(per['import'])}")
+        pairs_file, pairs = make_pairs(pbf, args.pairs, args.seed)
+        for profile in ["bicycle", "foot"]:
+            ref = osrm_routes(osrm_data(pbf, name, profile), pairs)
+            nav = navgraph_routes(binary, full, pairs_file, profile)
+            per[profile] = compare(nav, ref)
+            log(f"{name} {profile}: {json.dumps(per[profile])}")
+        result["extracts"][name] = per
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(result, indent=1) + "\n")
+    lines = ["| extract | import s car-only / motor / all (ratio all) | file MB car-only / motor / all (ratio all) | "
+             "bicycle pairs | bicycle duration / distance median dev (ratio) | foot pairs | foot duration / distance median dev (ratio) |",
+             "|---|---|---|---:|---|---:|---|"]
+    for name, per in result["extracts"].items():
+        imp = per["import"]
+        cells = [f"{imp['car_only']['seconds']} / {imp['motor']['seconds']} / {imp['all']['seconds']} ({imp['all_ratio']['seconds']}x)",
+                 f"{imp['car_only']['bytes'] / 1e6:.1f} / {imp['motor']['bytes'] / 1e6:.1f} / {imp['all']['bytes'] / 1e6:.1f} ({imp['all_ratio']['bytes']}x)"]
+        for profile in ["bicycle", "foot"]:
+            s = per[profile]
+            cells.append(str(s["both_routed"]))
+            cells.append(f"{100 * s['duration']['median']:.1f}% / {100 * s['distance']['median']:.1f}% "
+                         f"({s['duration']['median_ratio']:.3f} / {s['distance']['median_ratio']:.3f})")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+/// A set of profiles that share one road network, turn graph and hierarchy in the graph file.
+public enum RoadSet: String, Sendable, CaseIterable {
+    /// car, truck and motorcycle: the union of the roads they may use.
+    case motor
+    /// bicycle and foot: the union of the ways they may use (footways, cycleways, paths, steps, and streets).
+    case active
+
+    /// The profiles of the set, the first one owning the plain `edge.time*` and `turn.cost` sections.
+    public var profiles: [ProfileID] {
+        switch self {
+        case .motor: [.car, .truck, .motorcycle]
+        case .active: [.bicycle, .foot]
+        }
+    }
+
+    /// The file section name of `base` in this road set (names stay within the 24 bytes a section name has).
+    public func sectionName(_ base: String) -> String {
+        switch self {
+        case .motor: base
+        case .active: "a." + (base.hasPrefix("restriction.") ? "rst." + base.dropFirst("restriction.".count) : base)
+        }
+    }
+}
+
+/// The five vehicle profiles navgraph routes for.
+public enum ProfileID: String, Sendable, CaseIterable, Hashable {
+    case car, truck, motorcycle, bicycle, foot
+
+    /// The profile's rules.
+    public var profile: any VehicleProfile {
+        switch self {
+        case .car: CarVehicleProfile()
+        case .truck: TruckProfile()
+        case .motorcycle: MotorcycleProfile()
+        case .bicycle: BicycleProfile()
+        case .foot: FootProfile()
+        }
+    }
+
+    public var roadSet: RoadSet { self == .bicycle || self == .foot ? .active : .motor }
+    public var mode: TravelMode { profile.rules.mode }
+
+    /// Parses a profile name or an OSRM-style alias (`driving`, `cycling`, `walking`).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "car", "driving": self = .car
+        case "truck", "hgv": self = .truck
+        case "motorcycle": self = .motorcycle
+        case "bicycle", "cycling", "bike": self = .bicycle
+        case "foot", "walking": self = .foot
+        default: return nil
+        }
+    }
+
+    /// File section name of a per-profile array (`timeForward`, `flags`, …) in its road set; nil suffix names the
+    /// road set's plain section for the set's first profile.
+    func sectionName(_ field: ProfileField) -> String { roadSet.sectionName(baseSectionName(field)) }
+
+    /// The same name before the road set's prefix.
+    func baseSectionName(_ field: ProfileField) -> String {
+        roadSet.profiles.first == self ? field.baseSection : "p.\(rawValue).\(field.rawValue)"
+    }
+}
+
+/// A per-profile array of the graph file.
+enum ProfileField: String, CaseIterable {
+    case timeForward = "tf", timeBackward = "tb", flags = "fl", turnCost = "tc"
+    case metricForward = "mf", metricBackward = "mb", metricForwardVia = "mfv", metricBackwardVia = "mbv"
+
+    /// The section the road set's first profile uses.
+    var baseSection: String {
+        switch self {
+        case .timeForward: Section.edgeTimeForward
+        case .timeBackward: Section.edgeTimeBackward
+        case .flags: Section.edgeFlags
+        case .turnCost: Section.turnCost
+        case .metricForward: Section.metricForward
+        case .metricBackward: Section.metricBackward
+        case .metricForwardVia: Section.metricForwardVia
+        case .metricBackwardVia: Section.metricBackwardVia
+        }
+    }
+}
+
+/// One profile's rules as a readable table, in the spirit of OSRM's Lua profiles (car.lua, bicycle.lua, foot.lua).
+public struct ProfileRules: Sendable {
+    public var name: String
+    public var mode: TravelMode
+    /// Access tags from most to least specific; the first one present decides.
+    public var accessKeys: [String]
+    /// Access values that shut the way for this profile.
+    public var blockedAccess: Set<String>
+    /// Access values that admit the way even when its highway class is not in `highwaySpeeds`.
+    public var allowedAccess: Set<String>
+    /// Access values that make a way private (kept in the graph, never routed through).
+    public var privateAccess: Set<String>
+    /// Access values that mark destination-only traffic.
+    public var destinationAccess: Set<String>
+    /// Speed in km/h by `highway=*` value; unlisted classes are not used (unless access admits them).
+    public var highwaySpeeds: [String: Double]
+    /// Highest speed in km/h by highway class (the truck's caps).
+    public var speedCaps: [String: Double] = [:]
+    /// Highest speed in km/h by `surface=*` value.
+    public var surfaceSpeeds: [String: Double] = [:]
+    /// Tags giving the way's direction, most specific first; empty means the profile uses every way both ways.
+    public var onewayKeys: [String]
+    /// Ferry speed in km/h when the ferry has no `duration`.
+    public var ferrySpeedKmh: Double = 5
+    /// Node `barrier=*` values that block the profile (OSRM's barrier_blacklist). Not applied yet: the importer's
+    /// node reader keeps only guidance tags, so barriers on nodes are not seen.
+    public var barriers: Set<String>
+    /// Road classes a request may avoid.
+    public var avoidable: AvoidSet
+    /// `restriction:*` keys read before the plain `restriction` tag.
+    public var restrictionKeys: [String]
+    /// `except=*` values that exempt this profile from a restriction.
+    public var exceptValues: Set<String>
+    /// Whether turn restrictions apply at all (OSRM's foot profile ignores them).
+    public var usesTurnRestrictions = true
+
+    /// The access tag value that decides for this profile, if any.
+    public func access(_ tags: [String: String]) -> String? {
+        accessKeys.lazy.compactMap { tags[$0] }.first
+    }
+}
+
+/// What a vehicle profile decides, for each OSM way and direction: whether the vehicle may use it and how fast,
+/// which turn restrictions apply, which classes it may avoid (the `rules` table), and the way's dimension limits.
+public protocol VehicleProfile: Sendable {
+    var id: ProfileID { get }
+    var rules: ProfileRules { get }
+    /// Returns nil when the vehicle may not use the way at all.
+    func attributes(tags: [String: String]) -> WayAttributes?
+    /// Physical and legal limits of the way (height, weight, …); nil when it has none or the profile ignores them.
+    func limits(tags: [String: String]) -> VehicleLimits?
+}
+
+extension VehicleProfile {
+    public func limits(tags: [String: String]) -> VehicleLimits? { nil }
+
+    /// Whether a restriction relation applies to this profile: the value of its first `restriction:*` key (or of
+    /// `restriction`), nil when `except` exempts the profile or no value is given.
+    public func restrictionValue(_ tags: [String: String]) -> String? {
+        guard rules.usesTurnRestrictions else { return nil }
+        if let except = tags["except"], except.split(separator: ";").contains(where: { rules.exceptValues.contains($0.trimmingCharacters(in: .whitespaces)) }) {
+            return nil
+        }
+        return rules.restrictionKeys.lazy.compactMap { tags[$0] }.first ?? tags["restriction"]
+    }
+}
