@@ -70,7 +70,7 @@ struct TurnClassifier {
         var othersMinor = true
         for index in view.roads.indices where index != view.inIndex && index != view.outIndex && view.roads[index].entry {
             let road = view.roads[index]
-            let roadClass = graph.roadClass(edge: road.edge)
+            let roadClass = road.roadClass
             let priority = Self.priority(roadClass)
             let straightness = abs(view.deviation(of: road))
             otherCount += 1
@@ -110,7 +110,7 @@ struct TurnClassifier {
         if outStraightness < 50, let rival = firstSimilar, similarCount == 1 {
             let rivalDeviation = abs(view.deviation(of: rival))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
-            let rivalPriority = Self.priority(graph.roadClass(edge: rival.edge))
+            let rivalPriority = Self.priority(rival.roadClass)
             let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
                 || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
@@ -138,7 +138,7 @@ struct TurnClassifier {
                 let other = view.deviation(of: view.roads[index])
                 return index != view.inIndex && index != view.outIndex && view.roads[index].entry
                     && abs(other) >= 50 && abs(other) <= 130 && (other > 0) != (deviation > 0)
-                    && Self.priority(graph.roadClass(edge: view.roads[index].edge)) == outPriority
+                    && Self.priority(view.roads[index].roadClass) == outPriority
                     && nameKey(view.roads[index].edge) == nameKey(outEdge) && nameKey(outEdge) != 0 && nameKey(outEdge) != nameKey(inEdge)
             }
             if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
@@ -152,14 +152,14 @@ struct TurnClassifier {
     func mergesInto(_ view: JunctionView) -> Bool {
         view.roads.indices.contains { index in
             index != view.inIndex && index != view.outIndex && !view.roads[index].entry
-                && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+                && Self.isHighway(view.roads[index].roadClass)
         }
     }
 
     /// Merge direction: a ramp arriving from the right merges to the left.
     func mergeSide(_ view: JunctionView) -> ManeuverModifier {
         guard let main = view.roads.indices.first(where: { index in
-            index != view.inIndex && index != view.outIndex && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+            index != view.inIndex && index != view.outIndex && Self.isHighway(view.roads[index].roadClass)
         }) else { return view.deviation >= 0 ? .slightRight : .slightLeft }
         // The highway's upstream lies behind; if it is on our left, we merge left.
         let mainDeviation = Bearing.deviation(from: view.bearingBefore, to: Bearing.normalized(view.roads[main].bearing + 180))
