@@ -97,6 +97,7 @@ public final class StepBuilder {
                           bearingAfter: departBearing)]
         var announcedEdge = edges[0] >> 1
         var lastToll = -Double.infinity
+        var startRingExits = 0
         var k = 1
         while k < edges.count {
             defer { k += 1 }
@@ -116,7 +117,7 @@ public final class StepBuilder {
                 let kind = roundaboutKind(entering: outgoing)
                 mark.type = kind.type
                 mark.rotaryName = kind.type == .rotary ? graph.edgeName[outgoing >> 1] : 0
-                var exits = 0, j = k + 1
+                var exits = exitsAtEntry(junction, leftHand: side == .left), j = k + 1
                 while j < edges.count, graph.flags(edge: edges[j] >> 1).contains(.roundabout) {
                     if let inside = view(j) { exits += exitCount(inside) }
                     j += 1
@@ -147,12 +148,16 @@ public final class StepBuilder {
                 }
                 continue
             }
-            if inFlags.contains(.roundabout) && outFlags.contains(.roundabout) { continue }
+            if inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
+                // Driving on a ring the leg started on: its exits count from the start.
+                startRingExits += exitCount(junction)
+                continue
+            }
             if inFlags.contains(.roundabout) {
                 // Left a ring the leg started on.
-                mark.type = inFlags.contains(.circular) ? .exitRotary : .exitRoundabout
+                mark.type = roundaboutKind(entering: incoming).type == .rotary ? .exitRotary : .exitRoundabout
                 mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
-                mark.exit = 1
+                mark.exit = startRingExits + 1
                 marks.append(mark)
                 continue
             }
@@ -193,12 +198,28 @@ public final class StepBuilder {
         return !classifier.namesDiffer(announcedEdge, outgoing >> 1) && outgoing != incoming ^ 1
     }
 
-    /// 1 when a road a car may drive leaves the ring at this junction (turn restrictions aside): exits are counted
-    /// per junction, as OSRM does.
+    /// 1 when this ring junction counts as an exit, as OSRM counts them: a road a car may drive out on leaves the
+    /// ring here (turn restrictions aside; oneways pointing into the ring do not count), and it is a real road
+    /// (service roads and tracks count only on a ring that is itself a service road).
     func exitCount(_ view: JunctionView) -> Int {
-        view.roads.indices.contains { index in
-            index != view.inIndex && index != view.outIndex && view.roads[index].routing >= 0
-                && !view.roads[index].flags.contains(.roundabout)
+        let ringIsMinor = TurnClassifier.isLowPriority(view.roads[view.outIndex].roadClass)
+        return view.roads.indices.contains { index in
+            let road = view.roads[index]
+            return index != view.inIndex && index != view.outIndex && road.routing >= 0 && !road.flags.contains(.roundabout)
+                && (ringIsMinor || !TurnClassifier.isLowPriority(road.roadClass))
+        } ? 1 : 0
+    }
+
+    /// 1 when a car entering the ring here could also leave at once by another road on the ring's side of the
+    /// entry (sharper right than the ring, or sharper left where traffic keeps left): OSRM counts that as the first
+    /// exit.
+    func exitsAtEntry(_ view: JunctionView, leftHand: Bool) -> Int {
+        let ringDeviation = view.deviation
+        return view.roads.indices.contains { index in
+            let road = view.roads[index]
+            guard index != view.inIndex, index != view.outIndex, road.entry, !road.flags.contains(.roundabout) else { return false }
+            let deviation = view.deviation(of: road)
+            return leftHand ? deviation < ringDeviation : deviation > ringDeviation
         } ? 1 : 0
     }
 
@@ -207,21 +228,25 @@ public final class StepBuilder {
     /// Roads leaving a ring announced as a turn must point apart by more than this (OSRM's narrow turn angle).
     static let roundaboutTurnSpread = 40.0
 
-    /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn. As OSRM: a
+    /// Roundabout, rotary (a named circular ring, or a large ring with a name of its own), or a small roundabout announced as a turn. As OSRM: a
     /// ring is a turn when it is joined at a single junction, or when it is small (radius under 15 m), joined at
     /// most at four junctions of one outside road each, and those roads point well apart.
     func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
         var length = 0.0, junctions = 0
         var current = d
-        // The ring's name when all its pieces share one, and whether an outside road carries that name too.
-        let ringName = graph.edgeName[d >> 1]
-        var oneName = true, ringNameOutside = false
+        // The ring's name when its named pieces share one (unnamed pieces aside, as OSRM), and the outside roads' names.
+        var ringName: UInt32 = 0
+        var oneName = true
+        outsideNames.removeAll(keepingCapacity: true)
         var simpleJunctions = true
         exitBearings.removeAll(keepingCapacity: true)
         for _ in 0..<64 {
             let edge = current >> 1
             length += graph.edgeLength[edge]
-            if graph.edgeName[edge] != ringName { oneName = false }
+            let pieceName = graph.edgeName[edge]
+            if pieceName != 0 {
+                if ringName == 0 { ringName = pieceName } else if pieceName != ringName { oneName = false }
+            }
             let node = reader.head(of: current)
             let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
             if slots.count > 2 {
@@ -230,7 +255,7 @@ public final class StepBuilder {
             }
             var firstOutside: Int?
             for slot in slots where !graph.flags(edge: Int(graph.junctionOut[slot]) >> 1).contains(.roundabout) {
-                if graph.edgeName[Int(graph.junctionOut[slot]) >> 1] == ringName { ringNameOutside = true }
+                outsideNames.append(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
                 if firstOutside == nil { firstOutside = Int(graph.junctionOut[slot]) }
             }
             if slots.count > 2, let outside = firstOutside { exitBearings.append(reader.bearingFromStart(directedEdge: outside)) }
@@ -241,9 +266,10 @@ public final class StepBuilder {
             if current == d { break }
         }
         let radius = length / (2 * .pi)
-        if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
+        let named = oneName && ringName != 0
+        if graph.flags(edge: d >> 1).contains(.circular) { return (named ? .rotary : .roundabout, radius) }
         if junctions == 1 { return (.roundaboutTurn, radius) }
-        if oneName, ringName != 0, !ringNameOutside, radius > 15 { return (.rotary, radius) }
+        if named && !outsideNames.contains(ringName) && radius > 15 { return (.rotary, radius) }
         exitBearings.sort()
         var wellApart = exitBearings.count > 1 && exitBearings[exitBearings.count - 1] - exitBearings[0] > Self.roundaboutTurnSpread
         for index in exitBearings.indices.dropFirst() where exitBearings[index] - exitBearings[index - 1] <= Self.roundaboutTurnSpread {
@@ -253,8 +279,9 @@ public final class StepBuilder {
         return (.roundabout, radius)
     }
 
-    /// Bearings of the roads leaving a ring, reused by `roundaboutKind`.
+    /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
     var exitBearings = ContiguousArray<Double>()
+    var outsideNames = ContiguousArray<UInt32>()
 
     /// Bearing of the leg's segment starting at coordinate `index` (skipping zero-length ones).
     func segmentBearing(_ coordinates: [Coordinate], from index: Int) -> Double {

@@ -31,6 +31,9 @@ struct TurnClassifier {
         }
     }
 
+    /// Roads OSRM's car profile lets guidance ignore (not a street a driver would count): service roads, tracks, ferries.
+    static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .ferry }
+
     static func isHighway(_ c: RoadClass) -> Bool { c == .motorway || c == .trunk }
     static func isLink(_ c: RoadClass) -> Bool {
         c == .motorwayLink || c == .trunkLink || c == .primaryLink || c == .secondaryLink || c == .tertiaryLink
