@@ -116,7 +116,7 @@ public final class StepBuilder {
                 // Enter: count the exits passed until the route leaves the ring.
                 let kind = roundaboutKind(entering: outgoing)
                 mark.type = kind.type
-                mark.rotaryName = kind.type == .rotary ? graph.edgeName[outgoing >> 1] : 0
+                mark.rotaryName = kind.type == .rotary ? kind.name : 0
                 var exits = exitsAtEntry(junction, leftHand: side == .left), j = k + 1
                 while j < edges.count, graph.flags(edge: edges[j] >> 1).contains(.roundabout) {
                     if let inside = view(j) { exits += exitCount(inside) }
@@ -231,7 +231,8 @@ public final class StepBuilder {
     /// Roundabout, rotary (a named circular ring, or a large ring with a name of its own), or a small roundabout announced as a turn. As OSRM: a
     /// ring is a turn when it is joined at a single junction, or when it is small (radius under 15 m), joined at
     /// most at four junctions of one outside road each, and those roads point well apart.
-    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
+    /// `name` is the ring's own name (string id, 0 when it has none or several).
+    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
         var length = 0.0, junctions = 0
         var current = d
         // The ring's name when its named pieces share one (unnamed pieces aside, as OSRM), and the outside roads' names.
@@ -267,16 +268,16 @@ public final class StepBuilder {
         }
         let radius = length / (2 * .pi)
         let named = oneName && ringName != 0
-        if graph.flags(edge: d >> 1).contains(.circular) { return (named ? .rotary : .roundabout, radius) }
-        if junctions == 1 { return (.roundaboutTurn, radius) }
-        if named && !outsideNames.contains(ringName) && radius > 15 { return (.rotary, radius) }
+        if graph.flags(edge: d >> 1).contains(.circular) { return (named ? .rotary : .roundabout, radius, named ? ringName : 0) }
+        if junctions == 1 { return (.roundaboutTurn, radius, named ? ringName : 0) }
+        if named && !outsideNames.contains(ringName) && radius > 15 { return (.rotary, radius, named ? ringName : 0) }
         exitBearings.sort()
         var wellApart = exitBearings.count > 1 && exitBearings[exitBearings.count - 1] - exitBearings[0] > Self.roundaboutTurnSpread
         for index in exitBearings.indices.dropFirst() where exitBearings[index] - exitBearings[index - 1] <= Self.roundaboutTurnSpread {
             wellApart = false
         }
-        if radius < Self.roundaboutTurnRadius && junctions <= 4 && simpleJunctions && wellApart { return (.roundaboutTurn, radius) }
-        return (.roundabout, radius)
+        if radius < Self.roundaboutTurnRadius && junctions <= 4 && simpleJunctions && wellApart { return (.roundaboutTurn, radius, named ? ringName : 0) }
+        return (.roundabout, radius, named ? ringName : 0)
     }
 
     /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
