@@ -57,6 +57,9 @@ extension StepBuilder {
                 intersections.append(Intersection(location: leg.coordinates[last], bearings: [Bearing.wire(mark.bearingBefore + 180)],
                                                   entry: [true], inIndex: 0, outIndex: nil, geometryIndex: last))
             }
+            // The next maneuver's direction when it follows within `laneLookahead` metres (for preferred lanes).
+            var nextSide: ManeuverModifier?
+            if !isArrive, index + 2 < marks.count, distance < Self.laneLookahead { nextSide = marks[index + 1].modifier }
             if !isArrive {
                 let passedStart = mark.type == .depart ? 1 : mark.coordinate
                 for coordinate in passedStart..<max(passedStart, end) {
@@ -66,7 +69,9 @@ extension StepBuilder {
                     if coordinate != mark.coordinate && graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] <= 2 { continue }
                     guard let junction = view(k, leg) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
-                    intersections.append(intersection(junction, k: k, leg: leg, modifier: coordinate == mark.coordinate ? mark.modifier : nil))
+                    let atManeuver = coordinate == mark.coordinate
+                    intersections.append(intersection(junction, k: k, leg: leg, modifier: atManeuver ? mark.modifier : nil,
+                                                      nextSide: atManeuver ? nextSide : nil))
                 }
             }
             let name = graph.string(graph.edgeName[edge])
@@ -82,14 +87,19 @@ extension StepBuilder {
         return steps
     }
 
-    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`.
-    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?) -> Intersection {
+    /// A maneuver closer than this after the previous one narrows the previous one's active lanes to its side.
+    static let laneLookahead = 150.0
+
+    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`, with
+    /// only those towards `nextSide` active when a next maneuver follows closely.
+    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
+                      nextSide: ManeuverModifier? = nil) -> Intersection {
         let incoming = leg.directedEdges[k - 1]
         let lanesId = graph.guideString(edge: incoming >> 1, field: incoming & 1 == 0 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
         var lanes: [Lane]?
         if lanesId != 0 {
             let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
-            lanes = LaneGuidance.lanes(tag: graph.string(lanesId), direction: direction)
+            lanes = LaneGuidance.lanes(tag: graph.string(lanesId), direction: direction, nextSide: nextSide)
         }
         let control = NodeControl(rawValue: graph.nodeControl[junction.node])
         var bearings: [Int] = [], entry: [Bool] = []
