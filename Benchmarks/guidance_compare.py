@@ -192,12 +192,12 @@ def compare_extract(name, args, osrm_pkg):
                 if not (same_type and same_modifier):
                     confusion[f"{o['type']}/{o['modifier']} -> {n['type']}/{n['modifier']}"] += 1
                     if len(mismatch_examples) < 400:
-                        mismatch_examples.append({"osrm": o, "navgraph": n})
+                        mismatch_examples.append({"osrm": o, "navgraph": n, "pair": pair})
                 if o["type"] in ROUNDABOUT_TYPES and o.get("exit") is not None:
                     tally["exits"] += 1
                     tally["same_exit"] += o["exit"] == n.get("exit")
                     if o["exit"] != n.get("exit") and len(mismatch_examples) < 400:
-                        mismatch_examples.append({"osrm": o, "navgraph": n, "exit_mismatch": True})
+                        mismatch_examples.append({"osrm": o, "navgraph": n, "exit_mismatch": True, "pair": pair})
             for i, o in enumerate(om):
                 if i not in used_o:
                     missed[f"{o['type']}/{o['modifier']}"] += 1

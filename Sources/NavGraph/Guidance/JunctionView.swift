@@ -7,13 +7,19 @@ struct JunctionRoad {
     var bearing: Double
     /// Whether a car arriving on the route's incoming edge may drive onto it.
     var entry: Bool
+    /// The road's class and flags (copies of the graph's, for the classifier).
+    var roadClass: RoadClass
+    var flags: EdgeFlags
+    /// Routing node of the plain directed edge, -1 when no car may drive it.
+    var routing: Int32
     var edge: Int { leaving >> 1 }
 }
 
 /// All roads at one junction of a route, in bearing order, with the roads the route arrives on and leaves by.
+/// `roads` points into the step builder's road pool: a view is valid while the builder works on one leg.
 struct JunctionView {
     var node: Int
-    var roads: [JunctionRoad]
+    var roads: UnsafeBufferPointer<JunctionRoad>
     /// Index in `roads` of the road the route arrives on (its leaving edge is the reverse of the incoming edge).
     var inIndex: Int
     var outIndex: Int
@@ -30,12 +36,21 @@ struct JunctionView {
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
 struct JunctionReader {
     let graph: RoutingGraph
-    /// Road bearings already measured (shared by every view the reader builds).
-    let bearings: EdgeBearingCache
+    /// Junction roads already read (shared by every view the reader builds).
+    let cache: JunctionSlotCache
 
     init(graph: RoutingGraph) {
         self.graph = graph
-        bearings = EdgeBearingCache(directedEdgeCount: 2 * graph.edgeCount)
+        cache = JunctionSlotCache(slotCount: graph.junctionOut.count)
+    }
+
+    /// The roads leaving junction `node`, from the cache.
+    @inline(__always) func slots(of node: Int) -> UnsafeBufferPointer<JunctionSlot> {
+        cache.junction(Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])) { slot in
+            let leaving = Int(graph.junctionOut[slot])
+            return JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: measureBearing(directedEdge: leaving),
+                                flags: graph.edgeFlags[leaving >> 1], roadClass: graph.edgeClass[leaving >> 1], ready: 1)
+        }
     }
     /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
     /// roundabout's ring, which curves away at once.
@@ -44,7 +59,8 @@ struct JunctionReader {
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end (cached).
     func bearingFromStart(directedEdge d: Int) -> Double {
-        bearings.bearing(d) { measureBearing(directedEdge: $0) }
+        for slot in slots(of: head(of: d ^ 1)) where Int(slot.leaving) == d { return slot.bearing }
+        return measureBearing(directedEdge: d)
     }
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
@@ -77,33 +93,83 @@ struct JunctionReader {
 
     /// The junction between `incoming` and `outgoing` (consecutive directed edges of a route); `routingNode` is the
     /// routing node the route drove `incoming` on (for turn restrictions), or nil to use the plain edge's node.
-    func view(incoming: Int, outgoing: Int, routingNode: Int?) -> JunctionView {
+    /// The roads are written at `pool` (room for the junction's degree, see `RoadPool`), sorted by bearing.
+    func view(incoming: Int, outgoing: Int, routingNode: Int?, pool: UnsafeMutablePointer<JunctionRoad>) -> JunctionView {
         let node = head(of: incoming)
         let reverseIn = incoming ^ 1
         let from = routingNode ?? Int(graph.routingNodeOfEdge[incoming])
-        var roads: [JunctionRoad] = []
-        roads.reserveCapacity(Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node]))
-        for slot in Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1]) {
-            let leaving = Int(graph.junctionOut[slot])
+        var count = 0
+        var inIndex = -1, outIndex = 0
+        for slot in slots(of: node) {
+            let leaving = Int(slot.leaving)
             // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
             if leaving != outgoing && leaving != reverseIn
-                && (graph.flags(edge: leaving >> 1).contains(.privateAccess) || graph.roadClass(edge: leaving >> 1) == .track) { continue }
-            var entry = false
-            if from >= 0 {
-                for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
-                where Int(graph.routingEdge[Int(graph.cch.turnHead[arc])]) == leaving {
-                    entry = true
-                    break
-                }
+                && (slot.flags & EdgeFlags.privateAccess.rawValue != 0 || slot.roadClass == RoadClass.track.rawValue) { continue }
+            // Insertion by bearing (a junction has a handful of roads).
+            let road = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: leaving == outgoing,
+                                    roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
+                                    routing: slot.routing)
+            var at = count
+            while at > 0 && pool[at - 1].bearing > road.bearing {
+                pool[at] = pool[at - 1]
+                at -= 1
             }
-            if leaving == outgoing { entry = true }
-            roads.append(JunctionRoad(leaving: leaving, bearing: bearingFromStart(directedEdge: leaving), entry: entry))
+            pool[at] = road
+            count += 1
         }
-        roads.sort { $0.bearing < $1.bearing }
-        let inIndex = roads.firstIndex { $0.leaving == reverseIn }
-        let outIndex = roads.firstIndex { $0.leaving == outgoing } ?? 0
-        let inBearing = inIndex.map { roads[$0].bearing } ?? bearingFromStart(directedEdge: reverseIn)
-        return JunctionView(node: node, roads: roads, inIndex: inIndex ?? 0, outIndex: outIndex,
-                            bearingBefore: Bearing.normalized(inBearing + 180))
+        // Which roads the incoming routing node may turn onto: one pass over its turn arcs.
+        if from >= 0 {
+            // Most arcs lead to a road's plain routing node; a restriction's copy of a node is looked up.
+            for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1]) {
+                let target = Int32(bitPattern: graph.cch.turnHead[arc])
+                var found = false
+                for index in 0..<count where pool[index].routing == target {
+                    pool[index].entry = true
+                    found = true
+                }
+                if found { continue }
+                let leaving = Int(graph.routingEdge[Int(target)])
+                for index in 0..<count where pool[index].leaving == leaving { pool[index].entry = true }
+            }
+        }
+        for index in 0..<count {
+            if pool[index].leaving == reverseIn { inIndex = index }
+            if pool[index].leaving == outgoing { outIndex = index }
+        }
+        let inBearing = inIndex >= 0 ? pool[inIndex].bearing : bearingFromStart(directedEdge: reverseIn)
+        return JunctionView(node: node, roads: UnsafeBufferPointer(start: pool, count: count), inIndex: max(inIndex, 0),
+                            outIndex: outIndex, bearingBefore: Bearing.normalized(inBearing + 180))
     }
+}
+
+/// Room for the roads of every junction view of one leg, allocated once per step builder and grown when a leg
+/// needs more: views point into it instead of owning arrays.
+final class RoadPool {
+    private(set) var base: UnsafeMutablePointer<JunctionRoad>
+    private(set) var capacity: Int
+    /// Roads handed out since the last `reset`.
+    private(set) var used = 0
+
+    init(capacity: Int = 1024) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// Forgets every view handed out and makes room for at least `needed` roads (views from before become invalid).
+    func reset(needed: Int) {
+        used = 0
+        guard needed > capacity else { return }
+        base.deallocate()
+        capacity = max(needed, 2 * capacity)
+        base = .allocate(capacity: capacity)
+    }
+
+    /// Space for `count` more roads; the caller sets `used` forward with `commit`.
+    func next(_ count: Int) -> UnsafeMutablePointer<JunctionRoad>? {
+        used + count <= capacity ? base + used : nil
+    }
+
+    func commit(_ count: Int) { used += count }
 }

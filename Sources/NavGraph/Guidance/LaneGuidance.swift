@@ -40,8 +40,30 @@ enum LaneGuidance {
         }
     }
 
-    /// The lanes for an approach tagged `tag`, for a maneuver in `direction`; nil when untagged.
-    static func lanes(tag: String, direction: ManeuverModifier) -> [Lane]? {
+    /// The lanes for an approach tagged `tag`, for a maneuver in `direction`; nil when untagged. When the next
+    /// maneuver follows closely (`nextSide`: its direction), only the valid lanes on that side stay `active`: the
+    /// driver should already take the lanes that lead on to it.
+    static func lanes(tag: String, direction: ManeuverModifier, nextSide: ManeuverModifier? = nil) -> [Lane]? {
+        guard var lanes = allLanes(tag: tag, direction: direction) else { return nil }
+        if let nextSide { prefer(&lanes, towards: nextSide) }
+        return lanes
+    }
+
+    /// Keeps `active` on the half of the valid lanes (at least one) nearest the side of the next maneuver.
+    static func prefer(_ lanes: inout [Lane], towards next: ManeuverModifier) {
+        let valid = lanes.indices.filter { lanes[$0].valid }
+        guard valid.count > 1 else { return }
+        let keep = (valid.count + 1) / 2
+        let chosen: ArraySlice<Int>
+        switch next {
+        case .left, .slightLeft, .sharpLeft, .uturn: chosen = valid.prefix(keep)
+        case .right, .slightRight, .sharpRight: chosen = valid.suffix(keep)
+        case .straight: return
+        }
+        for index in valid { lanes[index].active = chosen.contains(index) }
+    }
+
+    static func allLanes(tag: String, direction: ManeuverModifier) -> [Lane]? {
         guard !tag.isEmpty else { return nil }
         let parsed = parse(tag)
         guard parsed.count > 1 || parsed.first != ["none"] else { return nil }

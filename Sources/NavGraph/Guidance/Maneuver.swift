@@ -116,11 +116,13 @@ public struct Maneuver: Sendable, Equatable {
     public var notice: GuidanceNotice?
     /// For arrive: the destination lies on the left, right or straight ahead (driving side aware).
     public var side: ManeuverModifier?
+    /// For arrive at an intermediate waypoint: its number among the route's stops (1 = the first after the start).
+    public var waypoint: Int?
 
     public init(type: ManeuverType, modifier: ManeuverModifier?, location: Coordinate, bearingBefore: Int, bearingAfter: Int,
-                exit: Int? = nil, notice: GuidanceNotice? = nil, side: ManeuverModifier? = nil) {
+                exit: Int? = nil, notice: GuidanceNotice? = nil, side: ManeuverModifier? = nil, waypoint: Int? = nil) {
         self.type = type; self.modifier = modifier; self.location = location; self.bearingBefore = bearingBefore
-        self.bearingAfter = bearingAfter; self.exit = exit; self.notice = notice; self.side = side
+        self.bearingAfter = bearingAfter; self.exit = exit; self.notice = notice; self.side = side; self.waypoint = waypoint
     }
 }
 

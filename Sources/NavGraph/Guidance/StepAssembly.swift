@@ -1,12 +1,14 @@
 /// Cuts a leg into steps at the maneuvers found by `StepBuilder`, with names, lanes, intersections and exact totals.
 extension StepBuilder {
-    func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide, view: (Int) -> JunctionView?) -> [GuidanceStep] {
+    func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
         let last = leg.coordinates.count - 1
         let edges = leg.directedEdges
         // Which edge change (k) happens at each coordinate, for listing intersections.
-        var junctionAt = [Int?](repeating: nil, count: leg.coordinates.count)
-        for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = k }
+        junctionAt.removeAll(keepingCapacity: true)
+        junctionAt.append(contentsOf: repeatElement(-1, count: leg.coordinates.count))
+        for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = Int32(k) }
         var steps: [GuidanceStep] = []
+        steps.reserveCapacity(marks.count)
         var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
         for (index, mark) in marks.enumerated() {
             let isArrive = mark.type == .arrive
@@ -55,19 +57,25 @@ extension StepBuilder {
                 intersections.append(Intersection(location: leg.coordinates[last], bearings: [Bearing.wire(mark.bearingBefore + 180)],
                                                   entry: [true], inIndex: 0, outIndex: nil, geometryIndex: last))
             }
+            // The next maneuver's direction when it follows within `laneLookahead` metres (for preferred lanes).
+            var nextSide: ManeuverModifier?
+            if !isArrive, index + 2 < marks.count, distance < Self.laneLookahead { nextSide = marks[index + 1].modifier }
             if !isArrive {
                 let passedStart = mark.type == .depart ? 1 : mark.coordinate
                 for coordinate in passedStart..<max(passedStart, end) {
-                    guard let k = junctionAt[coordinate] else { continue }
+                    let k = Int(junctionAt[coordinate])
+                    guard k >= 0 else { continue }
                     let node = Int(edges[k] & 1 == 0 ? graph.edgeFrom[edges[k] >> 1] : graph.edgeTo[edges[k] >> 1])
                     if coordinate != mark.coordinate && graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] <= 2 { continue }
-                    guard let junction = view(k) else { continue }
+                    guard let junction = view(k, leg) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
-                    intersections.append(intersection(junction, k: k, leg: leg, modifier: coordinate == mark.coordinate ? mark.modifier : nil))
+                    let atManeuver = coordinate == mark.coordinate
+                    intersections.append(intersection(junction, k: k, leg: leg, modifier: atManeuver ? mark.modifier : nil,
+                                                      nextSide: atManeuver ? nextSide : nil))
                 }
             }
             let name = graph.string(graph.edgeName[edge])
-            let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) ? mark.rotaryName : ""
+            let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? graph.string(mark.rotaryName) : ""
             steps.append(GuidanceStep(
                 maneuver: maneuver, name: name, ref: graph.string(graph.edgeRef[edge]),
                 destinations: graph.string(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
@@ -79,15 +87,31 @@ extension StepBuilder {
         return steps
     }
 
-    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`.
-    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?) -> Intersection {
+    /// A maneuver closer than this after the previous one narrows the previous one's active lanes to its side.
+    static let laneLookahead = 150.0
+
+    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`, with
+    /// only those towards `nextSide` active when a next maneuver follows closely.
+    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
+                      nextSide: ManeuverModifier? = nil) -> Intersection {
         let incoming = leg.directedEdges[k - 1]
-        let lanesTag = graph.string(graph.guideString(edge: incoming >> 1, field: incoming & 1 == 0 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward))
-        let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
+        let lanesId = graph.guideString(edge: incoming >> 1, field: incoming & 1 == 0 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
+        var lanes: [Lane]?
+        if lanesId != 0 {
+            let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
+            lanes = LaneGuidance.lanes(tag: graph.string(lanesId), direction: direction, nextSide: nextSide)
+        }
         let control = NodeControl(rawValue: graph.nodeControl[junction.node])
-        return Intersection(location: leg.coordinates[leg.edgeFirstSegment[k]], bearings: junction.roads.map { Bearing.wire($0.bearing) },
-                            entry: junction.roads.map(\.entry), inIndex: junction.inIndex, outIndex: junction.outIndex,
-                            geometryIndex: leg.edgeFirstSegment[k], lanes: LaneGuidance.lanes(tag: lanesTag, direction: direction),
+        var bearings: [Int] = [], entry: [Bool] = []
+        bearings.reserveCapacity(junction.roads.count)
+        entry.reserveCapacity(junction.roads.count)
+        for road in junction.roads {
+            bearings.append(Bearing.wire(road.bearing))
+            entry.append(road.entry)
+        }
+        return Intersection(location: leg.coordinates[leg.edgeFirstSegment[k]], bearings: bearings,
+                            entry: entry, inIndex: junction.inIndex, outIndex: junction.outIndex,
+                            geometryIndex: leg.edgeFirstSegment[k], lanes: lanes,
                             isTollCollection: control.contains(.tollBooth), hasTrafficSignal: control.contains(.trafficSignals),
                             hasStopSign: control.contains(.stop), hasYieldSign: control.contains(.giveWay))
     }

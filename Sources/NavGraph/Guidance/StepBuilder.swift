@@ -1,15 +1,64 @@
 /// Turns a route leg into guidance steps: finds the junctions the leg passes, decides what to announce at each
 /// (`TurnClassifier`, roundabouts here), collapses what a driver would not want to hear, and cuts the leg's
 /// geometry, distance, duration and weight into steps that add up exactly to the leg's.
-public struct StepBuilder {
+/// Keeps reusable per-leg buffers (junction roads, views, distances): one builder serves one thread (its Router).
+public final class StepBuilder {
     public let graph: RoutingGraph
     let reader: JunctionReader
     let classifier: TurnClassifier
+    /// Roads of the junction views of the leg being built.
+    let pool = RoadPool()
+    /// Junction view per edge change of the leg (index k: between edges k-1 and k), when built.
+    var views = ContiguousArray<JunctionView?>()
+    /// Metres from the leg's start to each of its coordinates.
+    var along = ContiguousArray<Double>()
+    /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
+    var junctionAt = ContiguousArray<Int32>()
 
     public init(graph: RoutingGraph) {
         self.graph = graph
         reader = JunctionReader(graph: graph)
         classifier = TurnClassifier(graph: graph)
+    }
+
+    /// The junction view between edges k-1 and k of the leg being built, made on first use; nil at the leg's ends
+    /// and where consecutive edges share their first segment.
+    func view(_ k: Int, _ leg: RouteLeg) -> JunctionView? {
+        if let cached = views[k] { return cached }
+        let last = leg.coordinates.count - 1
+        let at = leg.edgeFirstSegment[k]
+        guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
+        let edges = leg.directedEdges
+        let node = reader.head(of: edges[k - 1])
+        let degree = Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node])
+        guard let room = pool.next(degree) else { return nil }
+        let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
+        let made = reader.view(incoming: edges[k - 1], outgoing: edges[k], routingNode: routing, pool: room)
+        pool.commit(made.roads.count)
+        views[k] = made
+        return made
+    }
+
+    /// Clears the per-leg buffers for a leg with `edges` directed edges and `coordinates` points.
+    func prepare(_ leg: RouteLeg) {
+        let edges = leg.directedEdges
+        var roads = 0
+        for k in 1..<edges.count {
+            let node = reader.head(of: edges[k - 1])
+            roads += Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node])
+        }
+        pool.reset(needed: roads)
+        views.removeAll(keepingCapacity: true)
+        views.append(contentsOf: repeatElement(nil, count: edges.count))
+        along.removeAll(keepingCapacity: true)
+        along.reserveCapacity(leg.coordinates.count)
+        along.append(0)
+        var total = 0.0
+        for annotation in leg.annotations {
+            total += annotation.distance
+            along.append(total)
+        }
+        while along.count < leg.coordinates.count { along.append(total) }
     }
 
     /// A maneuver found on the leg, before it becomes a step.
@@ -25,7 +74,8 @@ public struct StepBuilder {
         var exit: Int?
         var notice: GuidanceNotice?
         var node: Int?
-        var rotaryName = ""
+        /// String id of the ring's name on rotary steps, 0 otherwise.
+        var rotaryName: UInt32 = 0
     }
 
     /// A toll road entered within this many metres of the last toll piece is not announced again.
@@ -40,26 +90,14 @@ public struct StepBuilder {
         guard last >= 1, !edges.isEmpty, leg.edgeFirstSegment.count == edges.count else {
             return fallbackSteps(leg, side: side)
         }
-        // Junction views at each edge change that lies strictly inside the leg.
-        var views = [JunctionView?](repeating: nil, count: edges.count)
-        func view(_ k: Int) -> JunctionView? {
-            if let cached = views[k] { return cached }
-            let at = leg.edgeFirstSegment[k]
-            guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
-            let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
-            let made = reader.view(incoming: edges[k - 1], outgoing: edges[k], routingNode: routing)
-            views[k] = made
-            return made
-        }
+        prepare(leg)
+        func view(_ k: Int) -> JunctionView? { self.view(k, leg) }
         let departBearing = segmentBearing(coordinates, from: 0)
         var marks = [Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
                           bearingAfter: departBearing)]
         var announcedEdge = edges[0] >> 1
         var lastToll = -Double.infinity
-        var along = [0.0]
-        along.reserveCapacity(coordinates.count)
-        for annotation in leg.annotations { along.append((along.last ?? 0) + annotation.distance) }
-        while along.count < coordinates.count { along.append(along.last ?? 0) }
+        var startRingExits = 0
         var k = 1
         while k < edges.count {
             defer { k += 1 }
@@ -78,8 +116,8 @@ public struct StepBuilder {
                 // Enter: count the exits passed until the route leaves the ring.
                 let kind = roundaboutKind(entering: outgoing)
                 mark.type = kind.type
-                mark.rotaryName = kind.type == .rotary ? graph.string(graph.edgeName[outgoing >> 1]) : ""
-                var exits = 0, j = k + 1
+                mark.rotaryName = kind.type == .rotary ? kind.name : 0
+                var exits = exitsAtEntry(junction, leftHand: side == .left), j = k + 1
                 while j < edges.count, graph.flags(edge: edges[j] >> 1).contains(.roundabout) {
                     if let inside = view(j) { exits += exitCount(inside) }
                     j += 1
@@ -110,12 +148,16 @@ public struct StepBuilder {
                 }
                 continue
             }
-            if inFlags.contains(.roundabout) && outFlags.contains(.roundabout) { continue }
+            if inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
+                // Driving on a ring the leg started on: its exits count from the start.
+                startRingExits += exitCount(junction)
+                continue
+            }
             if inFlags.contains(.roundabout) {
                 // Left a ring the leg started on.
-                mark.type = inFlags.contains(.circular) ? .exitRotary : .exitRoundabout
+                mark.type = roundaboutKind(entering: incoming).type == .rotary ? .exitRotary : .exitRoundabout
                 mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
-                mark.exit = 1
+                mark.exit = startRingExits + 1
                 marks.append(mark)
                 continue
             }
@@ -142,7 +184,7 @@ public struct StepBuilder {
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))
-        return assemble(marks, leg: leg, side: side, view: view)
+        return assemble(marks, leg: leg, side: side)
     }
 
     /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name
@@ -156,12 +198,28 @@ public struct StepBuilder {
         return !classifier.namesDiffer(announcedEdge, outgoing >> 1) && outgoing != incoming ^ 1
     }
 
-    /// 1 when a road a car may drive leaves the ring at this junction (turn restrictions aside): exits are counted
-    /// per junction, as OSRM does.
+    /// 1 when this ring junction counts as an exit, as OSRM counts them: a road a car may drive out on leaves the
+    /// ring here (turn restrictions aside; oneways pointing into the ring do not count), and it is a real road
+    /// (service roads and tracks count only on a ring that is itself a service road).
     func exitCount(_ view: JunctionView) -> Int {
-        view.roads.indices.contains { index in
-            index != view.inIndex && index != view.outIndex && graph.routingNodeOfEdge[view.roads[index].leaving] >= 0
-                && !graph.flags(edge: view.roads[index].edge).contains(.roundabout)
+        let ringIsMinor = TurnClassifier.isLowPriority(view.roads[view.outIndex].roadClass)
+        return view.roads.indices.contains { index in
+            let road = view.roads[index]
+            return index != view.inIndex && index != view.outIndex && road.routing >= 0 && !road.flags.contains(.roundabout)
+                && (ringIsMinor || !TurnClassifier.isLowPriority(road.roadClass))
+        } ? 1 : 0
+    }
+
+    /// 1 when a car entering the ring here could also leave at once by another road on the ring's side of the
+    /// entry (sharper right than the ring, or sharper left where traffic keeps left): OSRM counts that as the first
+    /// exit.
+    func exitsAtEntry(_ view: JunctionView, leftHand: Bool) -> Int {
+        let ringDeviation = view.deviation
+        return view.roads.indices.contains { index in
+            let road = view.roads[index]
+            guard index != view.inIndex, index != view.outIndex, road.entry, !road.flags.contains(.roundabout) else { return false }
+            let deviation = view.deviation(of: road)
+            return leftHand ? deviation < ringDeviation : deviation > ringDeviation
         } ? 1 : 0
     }
 
@@ -170,19 +228,26 @@ public struct StepBuilder {
     /// Roads leaving a ring announced as a turn must point apart by more than this (OSRM's narrow turn angle).
     static let roundaboutTurnSpread = 40.0
 
-    /// Roundabout, rotary (circular or a large named ring), or a small roundabout announced as a turn. As OSRM: a
+    /// Roundabout, rotary (a named circular ring, or a large ring with a name of its own), or a small roundabout announced as a turn. As OSRM: a
     /// ring is a turn when it is joined at a single junction, or when it is small (radius under 15 m), joined at
     /// most at four junctions of one outside road each, and those roads point well apart.
-    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double) {
+    /// `name` is the ring's own name (string id, 0 when it has none or several).
+    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
         var length = 0.0, junctions = 0
         var current = d
-        var names = Set<UInt32>(), connectedNames = Set<UInt32>()
+        // The ring's name when its named pieces share one (unnamed pieces aside, as OSRM), and the outside roads' names.
+        var ringName: UInt32 = 0
+        var oneName = true
+        outsideNames.removeAll(keepingCapacity: true)
         var simpleJunctions = true
-        var exitBearings: [Double] = []
+        exitBearings.removeAll(keepingCapacity: true)
         for _ in 0..<64 {
             let edge = current >> 1
             length += graph.edgeLength[edge]
-            names.insert(graph.edgeName[edge])
+            let pieceName = graph.edgeName[edge]
+            if pieceName != 0 {
+                if ringName == 0 { ringName = pieceName } else if pieceName != ringName { oneName = false }
+            }
             let node = reader.head(of: current)
             let slots = Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])
             if slots.count > 2 {
@@ -191,7 +256,7 @@ public struct StepBuilder {
             }
             var firstOutside: Int?
             for slot in slots where !graph.flags(edge: Int(graph.junctionOut[slot]) >> 1).contains(.roundabout) {
-                connectedNames.insert(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
+                outsideNames.append(graph.edgeName[Int(graph.junctionOut[slot]) >> 1])
                 if firstOutside == nil { firstOutside = Int(graph.junctionOut[slot]) }
             }
             if slots.count > 2, let outside = firstOutside { exitBearings.append(reader.bearingFromStart(directedEdge: outside)) }
@@ -202,17 +267,22 @@ public struct StepBuilder {
             if current == d { break }
         }
         let radius = length / (2 * .pi)
-        if graph.flags(edge: d >> 1).contains(.circular) { return (.rotary, radius) }
-        if junctions == 1 { return (.roundaboutTurn, radius) }
-        if names.count == 1, let name = names.first, name != 0, !connectedNames.contains(name), radius > 15 { return (.rotary, radius) }
+        let named = oneName && ringName != 0
+        if graph.flags(edge: d >> 1).contains(.circular) { return (named ? .rotary : .roundabout, radius, named ? ringName : 0) }
+        if junctions == 1 { return (.roundaboutTurn, radius, named ? ringName : 0) }
+        if named && !outsideNames.contains(ringName) && radius > 15 { return (.rotary, radius, named ? ringName : 0) }
         exitBearings.sort()
         var wellApart = exitBearings.count > 1 && exitBearings[exitBearings.count - 1] - exitBearings[0] > Self.roundaboutTurnSpread
         for index in exitBearings.indices.dropFirst() where exitBearings[index] - exitBearings[index - 1] <= Self.roundaboutTurnSpread {
             wellApart = false
         }
-        if radius < Self.roundaboutTurnRadius && junctions <= 4 && simpleJunctions && wellApart { return (.roundaboutTurn, radius) }
-        return (.roundabout, radius)
+        if radius < Self.roundaboutTurnRadius && junctions <= 4 && simpleJunctions && wellApart { return (.roundaboutTurn, radius, named ? ringName : 0) }
+        return (.roundabout, radius, named ? ringName : 0)
     }
+
+    /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
+    var exitBearings = ContiguousArray<Double>()
+    var outsideNames = ContiguousArray<UInt32>()
 
     /// Bearing of the leg's segment starting at coordinate `index` (skipping zero-length ones).
     func segmentBearing(_ coordinates: [Coordinate], from index: Int) -> Double {

@@ -4,12 +4,12 @@ struct StepCollapser {
     let graph: RoutingGraph
     let leg: RouteLeg
     /// Metres from the leg's start to each coordinate.
-    let along: [Double]
+    let along: ContiguousArray<Double>
     /// Two maneuvers closer than this merge into one (OSRM collapses within a similar distance).
     static let collapseDistance = 30.0
 
     /// `along` holds the metres from the leg's start to each of its coordinates.
-    init(graph: RoutingGraph, leg: RouteLeg, along: [Double]) {
+    init(graph: RoutingGraph, leg: RouteLeg, along: ContiguousArray<Double>) {
         self.graph = graph
         self.leg = leg
         self.along = along
@@ -26,6 +26,7 @@ struct StepCollapser {
 
     func collapse(_ input: [StepBuilder.Mark]) -> [StepBuilder.Mark] {
         var marks: [StepBuilder.Mark] = []
+        marks.reserveCapacity(input.count)
         for mark in input {
             guard let previous = marks.last, previous.type != .depart,
                   Self.isTurnLike(previous.type), Self.isTurnLike(mark.type),

@@ -32,6 +32,9 @@ struct TurnClassifier {
         }
     }
 
+    /// Roads OSRM's car profile lets guidance ignore (not a street a driver would count): service roads, tracks, ferries.
+    static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .ferry }
+
     static func isHighway(_ c: RoadClass) -> Bool { c == .motorway || c == .trunk }
     static func isLink(_ c: RoadClass) -> Bool {
         c == .motorwayLink || c == .trunkLink || c == .primaryLink || c == .secondaryLink || c == .tertiaryLink
@@ -62,16 +65,15 @@ struct TurnClassifier {
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
         // One pass over the other roads a car could take (no temporary arrays: this runs at every junction).
         let renamed = namesDiffer(announcedEdge, outEdge)
-        let fromNameless = graph.edgeName[inEdge] == 0 && graph.edgeName[outEdge] != 0
         let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
-        var otherCount = 0, competitorCount = 0, similarCount = 0
+        var otherCount = 0, similarCount = 0
         var firstSimilar: JunctionRoad?
         var bestRival = 180.0
         var mainHighway: JunctionRoad?, mainHighwayDeviation = 0.0
         var othersMinor = true
         for index in view.roads.indices where index != view.inIndex && index != view.outIndex && view.roads[index].entry {
             let road = view.roads[index]
-            let roadClass = graph.roadClass(edge: road.edge)
+            let roadClass = road.roadClass
             let priority = Self.priority(roadClass)
             let straightness = abs(view.deviation(of: road))
             otherCount += 1
@@ -82,7 +84,6 @@ struct TurnClassifier {
             }
             // Straight-ish competitors: other exits within 50 degrees of straight on.
             guard straightness < 50 else { continue }
-            competitorCount += 1
             guard priority <= outPriority + 1 else { continue }
             similarCount += 1
             if firstSimilar == nil { firstSimilar = road }
@@ -90,14 +91,12 @@ struct TurnClassifier {
         }
 
         // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
-        if otherCount == 0 {
-            if Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
-                return (.merge, mergeSide(view))
-            }
-            if renamed && abs(deviation) > 30 { return (.turn, modifier) }
-            if renamed { return (.newName, modifier) }
-            return nil
+        if otherCount == 0 && Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
+            return (.merge, mergeSide(view))
         }
+        let sameRoad = !renamed && nameKey(inEdge) != 0
+        if !sameRoad, let side = endOfRoad(view, inClass: inClass, outClass: outClass) { return (.endOfRoad, side) }
+        if otherCount == 0 { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
         let outStraightness = abs(deviation)
 
         // Motorway exits and entries.
@@ -111,7 +110,7 @@ struct TurnClassifier {
         if outStraightness < 50, let rival = firstSimilar, similarCount == 1 {
             let rivalDeviation = abs(view.deviation(of: rival))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
-            let rivalPriority = Self.priority(graph.roadClass(edge: rival.edge))
+            let rivalPriority = Self.priority(rival.roadClass)
             let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
                 || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
@@ -120,47 +119,57 @@ struct TurnClassifier {
         }
 
         // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
-        // while everything else is minor. A name change at a real crossing is a turn (straight), not a new name.
+        // while everything else is minor. A name change there is worded as OSRM does (`nameChange`).
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
-        let sameRoad = !renamed && nameKey(inEdge) != 0
-        if obviousStraight {
-            if !renamed { return nil }
-            return fromNameless ? (.turn, modifier) : (.newName, modifier)
-        }
+        if obviousStraight { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
         if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
-        if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? (.newName, modifier) : nil }
+        if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
 
-        // End of road: nothing ahead, the route turns onto a road that runs through to the other side.
-        if outStraightness >= 50 && competitorCount == 0 && !view.roads.indices.contains(where: { index in
-            index != view.inIndex && abs(view.deviation(of: view.roads[index])) < 35
-        }) {
-            // A T: exactly three roads, and the other branch can be entered and runs on opposite the way out.
-            let opposite = view.roads.count == 3 && view.roads.indices.contains { index in
-                let other = view.deviation(of: view.roads[index])
-                return index != view.inIndex && index != view.outIndex && view.roads[index].entry
-                    && abs(other) >= 50 && abs(other) <= 130 && (other > 0) != (deviation > 0)
-                    && Self.priority(graph.roadClass(edge: view.roads[index].edge)) == outPriority
-                    && nameKey(view.roads[index].edge) == nameKey(outEdge) && nameKey(outEdge) != 0 && nameKey(outEdge) != nameKey(inEdge)
-            }
-            if opposite && outStraightness <= 130 { return (.endOfRoad, deviation > 0 ? .right : .left) }
-        }
         if modifier == .straight { return (sameRoad ? .continue : .turn, .straight) }
         if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
         return (.turn, modifier)
+    }
+
+    /// End of road (OSRM's T): three roads, one branch a right turn and the other a left (each within 40 degrees of
+    /// square), and neither branch obvious by class (one is when only the other is a minor road). The side, or nil.
+    func endOfRoad(_ view: JunctionView, inClass: RoadClass, outClass: RoadClass) -> ManeuverModifier? {
+        guard view.roads.count == 3, let other = view.roads.indices.first(where: { $0 != view.inIndex && $0 != view.outIndex })
+        else { return nil }
+        let deviation = view.deviation, otherDeviation = view.deviation(of: view.roads[other])
+        let right = max(deviation, otherDeviation), left = min(deviation, otherDeviation)
+        guard abs(right - 90) < 40 && abs(left + 90) < 40 else { return nil }
+        let obviousByClass = !Self.isLowPriority(inClass) && Self.isLowPriority(outClass) != Self.isLowPriority(view.roads[other].roadClass)
+        return obviousByClass ? nil : (deviation > 0 ? .right : .left)
+    }
+
+    /// A name change on the obvious way on, as OSRM words it: onto a road that runs on through the junction (the
+    /// same name and class continues on the far side) it is a `turn` (straight when nearly so and the road goes on
+    /// for more than 60 m), otherwise a `new name` in the road's direction.
+    func nameChange(_ view: JunctionView, outEdge: Int, modifier: ManeuverModifier) -> (ManeuverType, ManeuverModifier) {
+        let name = graph.edgeName[outEdge]
+        let out = view.roads[view.outIndex]
+        let through = name != 0 && view.roads.indices.contains { index in
+            let road = view.roads[index]
+            return index != view.inIndex && index != view.outIndex && graph.edgeName[road.edge] == name
+                && road.roadClass == out.roadClass && abs(Bearing.deviation(from: out.bearing, to: road.bearing)) > 155
+        }
+        guard through else { return (.newName, modifier) }
+        let straight = abs(view.deviation) < 40 && graph.edgeLength[outEdge] > 60
+        return (.turn, straight ? .straight : modifier)
     }
 
     /// Whether a highway road arrives at this junction too (its reverse cannot be entered): a ramp merging.
     func mergesInto(_ view: JunctionView) -> Bool {
         view.roads.indices.contains { index in
             index != view.inIndex && index != view.outIndex && !view.roads[index].entry
-                && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+                && Self.isHighway(view.roads[index].roadClass)
         }
     }
 
     /// Merge direction: a ramp arriving from the right merges to the left.
     func mergeSide(_ view: JunctionView) -> ManeuverModifier {
         guard let main = view.roads.indices.first(where: { index in
-            index != view.inIndex && index != view.outIndex && Self.isHighway(graph.roadClass(edge: view.roads[index].edge))
+            index != view.inIndex && index != view.outIndex && Self.isHighway(view.roads[index].roadClass)
         }) else { return view.deviation >= 0 ? .slightRight : .slightLeft }
         // The highway's upstream lies behind; if it is on our left, we merge left.
         let mainDeviation = Bearing.deviation(from: view.bearingBefore, to: Bearing.normalized(view.roads[main].bearing + 180))

@@ -35,7 +35,7 @@ public struct PhrasebookNarrator: StepNarrator {
         let road = roadText(step)
         let destination = destinationText(step)
         let exitNumber = TextPieces.list(step.exits).first ?? ""
-        let ordinal = m.exit.flatMap { book.ordinals[$0] }
+        let ordinal = (m.type == .arrive ? m.waypoint : m.exit).flatMap { book.ordinals[$0] }
         let sideWord = Self.side(of: m.modifier).flatMap { book.sides[$0] }
         let subkey = subkey(for: m, type: type)
 
@@ -44,7 +44,8 @@ public struct PhrasebookNarrator: StepNarrator {
         case _ where type == "ferry":
             variants = candidates(road: road, destination: destination)
         case .arrive:
-            variants = upcoming ? ["upcoming", "default"] : ["default"]
+            let stop = ordinal == nil ? [] : (upcoming ? ["upcoming_waypoint", "waypoint"] : ["waypoint"])
+            variants = stop + (upcoming ? ["upcoming", "default"] : ["default"])
         case .roundabout, .rotary:
             let prefixes = (m.type == .rotary && !step.rotaryName.isEmpty) ? ["named_", ""] : [""]
             for p in prefixes {
