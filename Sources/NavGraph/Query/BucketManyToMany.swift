@@ -347,7 +347,7 @@ final class BucketWorker: @unchecked Sendable {
     init(graph: RoutingGraph, attributes: PathAttributes?) {
         width = attributes?.width ?? 0
         search = UpwardSearch(graph: graph, width: width)
-        memo = attributes.flatMap { ArcValueMemo(attributes: $0) }
+        memo = attributes.map { ArcValueMemo(attributes: $0) }
         let nodes = width > 0 ? max(1, graph.routingNodeCount) : 0
         treeNodeOf = ContiguousArray(repeating: -1, count: nodes)
         stamp = ContiguousArray(repeating: 0, count: nodes)
