@@ -7,8 +7,10 @@ Usage (after Tools/setup_peers.sh and `swift build -c release`):
   ... --pbf Benchmarks/work/tiled/milan-5x5.osm.pbf --sizes 100,5000 --algorithms ch,mld --isochrone \
       --out Benchmarks/results/matrix-milan-5x5.json
 
-For each size N it takes the first N points of `Tools/make_pairs.py PBF 5000 1` (both ends of each pair, in order),
-then times, REPS times each (median reported):
+For each size N it takes the first N points of `Tools/make_pairs.py PBF ceil(max N / 2) 1` (both ends of each pair, in order;
+with --tile-shift DLON,DLAT,K,SEED the pairs come from --pairs-pbf and every point is moved into a random tile of a
+K x K `Tools/tile_osm.py` input), then times, in --reps rounds that alternate the engines (navgraph, then each OSRM
+algorithm, for every size and annotation set; all osrm-routed servers stay up for the whole run; median reported):
   navgraph  the whole process `navgraph matrix GRAPH points.csv --output m.json` (load, snap, compute, write JSON),
             with durations only and with durations and distances;
   OSRM      one `GET /table/v1/driving/{N points}?annotations=...` to osrm-routed (-t 2, loopback, keep-alive),
@@ -18,12 +20,15 @@ osrm-routed during the request (from /proc) - on a loaded machine the CPU ratio 
 The cells both engines answer are compared (median and p95 of |navgraph − OSRM| / OSRM duration; the profiles
 differ, so this is a sanity check, not an exactness test). With --isochrone it also times the whole process
 `navgraph isochrone GRAPH LAT,LON --minutes 5,10,15` from the first point. Every subprocess and request is bounded
-in time; osrm-routed listens on 127.0.0.1 only and is stopped at the end.
+in time; osrm-routed listens on 127.0.0.1 only and is stopped at the end. The 1-minute load average is recorded before
+every measurement. --graph reuses an existing .navgraph of the same PBF instead of importing it.
 """
 import argparse
+import contextlib
 import http.client
 import json
 import os
+import random
 import resource
 import shutil
 import statistics
@@ -138,7 +143,11 @@ def main():
     ap.add_argument("--pbf", required=True)
     ap.add_argument("--sizes", default="100,1000")
     ap.add_argument("--algorithms", default="ch")
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=3, help="rounds (engines alternate within each round)")
+    ap.add_argument("--annotations", default="duration;duration,distance", help="annotation sets, ';'-separated")
+    ap.add_argument("--graph", help="existing .navgraph of --pbf (default: import into the work folder)")
+    ap.add_argument("--pairs-pbf", help="PBF for Tools/make_pairs.py (default --pbf)")
+    ap.add_argument("--tile-shift", help="DLON,DLAT,K,SEED: move every point into a random tile of a K x K tiled input")
     ap.add_argument("--isochrone", action="store_true")
     ap.add_argument("--navgraph", default=str(REPO / ".build" / "release" / "navgraph"))
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per step or request")
@@ -156,85 +165,96 @@ def main():
     result = {"pbf": str(pbf), "machine": peerlib.machine_info(), "steps": {}, "runs": [],
               "osrm_version": subprocess.run([pkg / "bin" / "osrm-routed", "--version"], capture_output=True, text=True).stdout.strip()}
 
-    graph = work / f"{name}.navgraph"
+    graph = Path(args.graph).resolve() if args.graph else work / f"{name}.navgraph"
     if not graph.exists():
         result["steps"]["navgraph_import"] = peerlib.timed_step("import", [args.navgraph, "import", pbf, "-o", graph, "--quiet"], work, logf)
-    osrm_dir, steps = prepare_osrm(pkg, pbf, name, algos, logf)
-    result["steps"].update(steps)
+    osrm_dir = WORK / name / "osrm"
+    if algos:
+        osrm_dir, steps = prepare_osrm(pkg, pbf, name, algos, logf)
+        result["steps"].update(steps)
 
     pairs_file = work / "pairs.csv"
     if not pairs_file.exists():
         with open(pairs_file, "w") as f:
-            subprocess.run([sys.executable, REPO / "Tools" / "make_pairs.py", pbf, str(max(sizes)), "1"], stdout=f, check=True,
-                           timeout=args.timeout)
+            subprocess.run([sys.executable, REPO / "Tools" / "make_pairs.py", args.pairs_pbf or pbf, str((max(sizes) + 1) // 2), "1"],
+                           stdout=f, check=True, timeout=args.timeout)
     points = []
     for lon1, lat1, lon2, lat2 in peerlib.read_pairs(pairs_file):
         points += [(lon1, lat1), (lon2, lat2)]
+    if args.tile_shift:
+        dlon, dlat, k, seed = args.tile_shift.split(",")
+        rng = random.Random(int(seed))
+        points = [(lon + rng.randrange(int(k)) * float(dlon), lat + rng.randrange(int(k)) * float(dlat)) for lon, lat in points]
+        result["points"] = f"make_pairs.py {args.pairs_pbf or pbf}, each point moved into a random tile of {k}x{k} (seed {seed})"
+
+    point_files = {}
+    for n in sizes:
+        pts_file = work / f"points-{n}.csv"
+        pts_file.write_text("lon,lat\n" + "".join(f"{lon:.6f},{lat:.6f}\n" for lon, lat in points[:n]))
+        point_files[n] = pts_file
+    annotation_sets = [a for a in ("duration", "duration,distance") if a in args.annotations.split(";")]
+    runs = {}
+
+    def record(key, wall, cpu, load, **extra):
+        run = runs.setdefault(key, dict(extra, wall_s=[], cpu_s=[], load1=[]))
+        run["wall_s"].append(round(wall, 4))
+        run["cpu_s"].append(round(cpu, 4))
+        run["load1"].append(load)
+        return run
 
     navgraph_tables = {}
-    for n in sizes:
-        pts = points[:n]
-        pts_file = work / f"points-{n}.csv"
-        pts_file.write_text("lon,lat\n" + "".join(f"{lon:.6f},{lat:.6f}\n" for lon, lat in pts))
-        for annotations in ("duration", "duration,distance"):
-            out = work / f"navgraph-{n}.json"
-            walls, cpus, stderr = [], [], ""
-            for _ in range(args.reps):
-                wall, cpu, stderr = run_timed([args.navgraph, "matrix", graph, pts_file, "--output", out, "--annotations", annotations,
-                                               "--skip-unsnappable"], args.timeout)
-                walls.append(wall)
-                cpus.append(cpu)
-            peerlib.log(f"[navgraph] {n}x{n} {annotations}: median {statistics.median(walls):.3f} s, cpu {statistics.median(cpus):.3f} s; {stderr.strip()}")
-            result["runs"].append({"engine": "navgraph", "size": n, "annotations": annotations, "wall_s": walls, "cpu_s": cpus,
-                                   "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4),
-                                   "stderr": stderr.strip().splitlines()})
-            if annotations == "duration":
-                navgraph_tables[n] = json.loads(out.read_text())["durations"]
-            out.unlink()
+    with contextlib.ExitStack() as stack:
+        servers = {}
+        for algo in algos:
+            port = peerlib.free_port()
+            cmd = [pkg / "bin" / "osrm-routed", "-i", "127.0.0.1", "-p", port, "-a", algo.upper(), "-t", "2",
+                   "--max-table-size", max(sizes) + 1, f"{name}.osrm"]
 
-    for algo in algos:
-        port = peerlib.free_port()
-        cmd = [pkg / "bin" / "osrm-routed", "-i", "127.0.0.1", "-p", port, "-a", algo.upper(), "-t", "2",
-               "--max-table-size", max(sizes) + 1, f"{name}.osrm"]
+            def probe(conn):
+                conn.request("GET", f"/table/v1/driving/{points[0][0]},{points[0][1]};{points[1][0]},{points[1][1]}")
+                return conn.getresponse().status in (200, 400)
 
-        def probe(conn):
-            conn.request("GET", f"/table/v1/driving/{points[0][0]},{points[0][1]};{points[1][0]},{points[1][1]}")
-            return conn.getresponse().status in (200, 400)
-
-        with peerlib.Server(cmd, osrm_dir / algo, osrm_dir / algo / "routed.log", port) as server:
-            server.wait_ready(probe)
+            server = stack.enter_context(peerlib.Server(cmd, osrm_dir / algo, osrm_dir / algo / "routed.log", port))
+            server.wait_ready(probe, timeout_s=args.timeout)
+            osrm_table(port, server.proc.pid, points[:50], "duration,distance", args.timeout)   # warm-up
+            servers[algo] = (port, server)
+        for round_index in range(args.reps):
             for n in sizes:
-                for annotations in ("duration", "duration,distance"):
-                    osrm_table(port, server.proc.pid, points[:min(n, 50)], annotations, args.timeout)   # warm-up
-                    walls, cpus, table = [], [], None
-                    for _ in range(args.reps):
+                for annotations in annotation_sets:
+                    out = work / f"navgraph-{n}.json"
+                    load = os.getloadavg()[0]
+                    wall, cpu, stderr = run_timed([args.navgraph, "matrix", graph, point_files[n], "--output", out, "--annotations", annotations,
+                                                   "--skip-unsnappable"], args.timeout)
+                    run = record(("navgraph", n, annotations), wall, cpu, load, engine="navgraph", size=n, annotations=annotations)
+                    run["stderr"] = stderr.strip().splitlines()
+                    peerlib.log(f"[round {round_index}] navgraph {n}x{n} {annotations}: {wall:.3f} s, cpu {cpu:.3f} s, load {load:.1f}; {stderr.strip()}")
+                    if annotations == "duration" and n not in navgraph_tables:
+                        navgraph_tables[n] = json.loads(out.read_text())["durations"]
+                    out.unlink()
+                    for algo, (port, server) in servers.items():
+                        load = os.getloadavg()[0]
                         wall, cpu, table = osrm_table(port, server.proc.pid, points[:n], annotations, args.timeout)
-                        walls.append(wall)
-                        cpus.append(cpu)
-                    run = {"engine": f"osrm-{algo}", "size": n, "annotations": annotations, "wall_s": walls, "cpu_s": cpus,
-                           "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4)}
-                    if annotations == "duration":
-                        run["agreement"] = compare(navgraph_tables[n], table["durations"])
-                    peerlib.log(f"[osrm-{algo}] {n}x{n} {annotations}: median {run['median_s']:.3f} s, server cpu {run['median_cpu_s']:.3f} s "
-                                f"{run.get('agreement', '')}")
-                    result["runs"].append(run)
+                        run = record((f"osrm-{algo}", n, annotations), wall, cpu, load, engine=f"osrm-{algo}", size=n, annotations=annotations)
+                        if annotations == "duration" and "agreement" not in run:
+                            run["agreement"] = compare(navgraph_tables[n], table["durations"])
+                        peerlib.log(f"[round {round_index}] osrm-{algo} {n}x{n} {annotations}: {wall:.3f} s, server cpu {cpu:.3f} s, load {load:.1f}")
+            if args.isochrone:
+                lon, lat = points[0]
+                out = work / "iso.geojson"
+                for flags in ([], ["--no-verify"]):
+                    load = os.getloadavg()[0]
+                    wall, cpu, stderr = run_timed([args.navgraph, "isochrone", graph, f"{lat},{lon}", "--minutes", "5,10,15", "--output", out]
+                                                  + flags, args.timeout)
+                    run = record(("isochrone", tuple(flags)), wall, cpu, load, engine="navgraph", isochrone="5,10,15", flags=flags)
+                    run["stderr"] = stderr.strip().splitlines()
+                    peerlib.log(f"[round {round_index}] isochrone {flags}: {wall:.3f} s, cpu {cpu:.3f} s, load {load:.1f}; {stderr.strip()}")
+        for algo, (port, server) in servers.items():
             result["steps"][f"routed_{algo}_peak_rss_kb"] = server.peak_rss_kb()
-
-    if args.isochrone:
-        lon, lat = points[0]
-        out = work / "iso.geojson"
-        for flags in ([], ["--no-verify"]):
-            walls, cpus, stderr = [], [], ""
-            for _ in range(args.reps):
-                wall, cpu, stderr = run_timed([args.navgraph, "isochrone", graph, f"{lat},{lon}", "--minutes", "5,10,15", "--output", out]
-                                              + flags, args.timeout)
-                walls.append(wall)
-                cpus.append(cpu)
-            peerlib.log(f"[navgraph] isochrone 5,10,15 {flags}: median {statistics.median(walls):.3f} s, cpu {statistics.median(cpus):.3f} s; "
-                        f"{stderr.strip()}")
-            result["runs"].append({"engine": "navgraph", "isochrone": "5,10,15", "flags": flags, "wall_s": walls, "cpu_s": cpus,
-                                   "median_s": round(statistics.median(walls), 4), "median_cpu_s": round(statistics.median(cpus), 4),
-                                   "stderr": stderr.strip().splitlines()})
+    for run in runs.values():
+        run["median_s"] = round(statistics.median(run["wall_s"]), 4)
+        run["median_cpu_s"] = round(statistics.median(run["cpu_s"]), 4)
+        run["load1_range"] = [min(run["load1"]), max(run["load1"])]
+        result["runs"].append(run)
 
     ratios = {}
     for run in result["runs"]:
@@ -242,7 +262,7 @@ def main():
             ours = next(r for r in result["runs"] if r["engine"] == "navgraph" and r.get("size") == run["size"]
                         and r.get("annotations") == run["annotations"])
             key = f"{run['size']}x{run['size']} {run['annotations']} vs {run['engine']}"
-            ratios[key] = {"wall": round(ours["median_s"] / run["median_s"], 3),
+            ratios[key] = {"wall": round(ours["median_s"] / run["median_s"], 3), "load1": run["load1_range"],
                            "cpu": round(ours["median_cpu_s"] / run["median_cpu_s"], 3) if run["median_cpu_s"] > 0 else None}
     result["ratios_navgraph_over_osrm"] = ratios
     peerlib.log(json.dumps(ratios, indent=1))

@@ -59,7 +59,16 @@ import Testing
         let small = BucketManyToMany(router: router, metric: metric, attributes: [.distance])
         small.chunkSize = 4   // several bucket passes
         let chunked = small.compute(sources: sources, destinations: targets)
+        let sweeping = BucketManyToMany(router: router, metric: metric, attributes: [])
+        sweeping.strategy = .sweep
+        let swept = sweeping.compute(sources: sources, destinations: targets)
+        #expect(swept.algorithm.hasPrefix("RPHAST"), "\(variant.name): sweep not used (\(swept.algorithm))")
+        let bucketing = BucketManyToMany(router: router, metric: metric, attributes: [])
+        bucketing.strategy = .buckets
+        let bucketed = bucketing.compute(sources: sources, destinations: targets)
+        #expect(bucketed.algorithm.hasPrefix("CCH buckets"), "\(variant.name): buckets not used (\(bucketed.algorithm))")
         #expect(full.cost == plain.cost && full.cost == chunked.cost, "\(variant.name): costs depend on what is carried or on chunking")
+        #expect(swept.cost == full.cost && bucketed.cost == full.cost, "\(variant.name): sweep and bucket costs differ")
         var tally = Tally()
         for (row, source) in sources.enumerated() {
             for (column, target) in targets.enumerated() {

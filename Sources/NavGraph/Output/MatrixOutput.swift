@@ -3,28 +3,31 @@ import Foundation
 /// Writes a TravelMatrix as OSRM-table-shaped JSON or long-form CSV, formatting numbers without Foundation
 /// (tables reach millions of cells).
 public enum MatrixOutput {
-    /// `{"code":"Ok","durations":[[s…]…],"distances":[[m…]…],"sources":[…],"destinations":[…]}`: seconds with
+    /// `{"code":"Ok","algorithm":"…","durations":[[s…]…],"distances":[[m…]…],"sources":[…],"destinations":[…]}`
+    /// (`algorithm`: how navgraph computed the table; OSRM clients ignore it): seconds with
     /// 3 decimals (the metric's millisecond resolution), metres with 2; `null` for unreachable cells and for
     /// unsnapped points.
     public static func json(_ matrix: TravelMatrix, sources: [Snap?], destinations: [Snap?], graph: RoutingGraph,
                             annotations: Set<String>) -> Data {
         var out = ContiguousArray<UInt8>()
-        out.reserveCapacity(matrix.sourceCount * matrix.destinationCount * 10 * max(1, annotations.count) + 1024)
-        append("{\"code\":\"Ok\"", to: &out)
+        append("{\"code\":\"Ok\",\"algorithm\":", to: &out)
+        out.append(contentsOf: JSON.string(matrix.algorithm).data(pretty: false))
+        var parts = [out]
         if annotations.contains("duration") {
-            append(",\"durations\":", to: &out)
-            table(matrix, to: &out) { row, column, out in
+            parts.append(bytes(",\"durations\":"))
+            parts += table(matrix) { row, column, out in
                 guard let seconds = matrix.duration(row, column) else { append("null", to: &out); return }
                 fixed(seconds, decimals: 3, to: &out)
             }
         }
         if annotations.contains("distance") {
-            append(",\"distances\":", to: &out)
-            table(matrix, to: &out) { row, column, out in
+            parts.append(bytes(",\"distances\":"))
+            parts += table(matrix) { row, column, out in
                 guard let metres = matrix.metres(row, column) else { append("null", to: &out); return }
                 fixed(metres, decimals: 2, to: &out)
             }
         }
+        out.removeAll(keepingCapacity: false)
         func waypoints(_ snaps: [Snap?]) -> JSON {
             .array(snaps.map { snap in
                 guard let snap else { return .null }
@@ -37,41 +40,73 @@ public enum MatrixOutput {
         append(",\"destinations\":", to: &out)
         out.append(contentsOf: waypoints(destinations).data(pretty: false))
         append("}\n", to: &out)
-        return Data(out)
+        parts.append(out)
+        return joined(parts)
     }
 
     /// `source,destination,duration_s,distance_m` with 0-based indices; empty fields for unreachable cells
     /// and for annotations not asked for.
     public static func csv(_ matrix: TravelMatrix, annotations: Set<String>) -> Data {
-        var out = ContiguousArray<UInt8>()
-        out.reserveCapacity(matrix.sourceCount * matrix.destinationCount * 24 + 64)
-        append("source,destination,duration_s,distance_m\n", to: &out)
-        for row in 0..<matrix.sourceCount {
-            for column in 0..<matrix.destinationCount {
-                integer(row, to: &out); out.append(UInt8(ascii: ","))
-                integer(column, to: &out); out.append(UInt8(ascii: ","))
-                if annotations.contains("duration"), let seconds = matrix.duration(row, column) { fixed(seconds, decimals: 3, to: &out) }
-                out.append(UInt8(ascii: ","))
-                if annotations.contains("distance"), let metres = matrix.metres(row, column) { fixed(metres, decimals: 2, to: &out) }
-                out.append(UInt8(ascii: "\n"))
+        let durations = annotations.contains("duration"), distances = annotations.contains("distance")
+        let blocks = rowBlocks(matrix.sourceCount) { rows, out in
+            for row in rows {
+                for column in 0..<matrix.destinationCount {
+                    integer(row, to: &out); out.append(UInt8(ascii: ","))
+                    integer(column, to: &out); out.append(UInt8(ascii: ","))
+                    if durations, let seconds = matrix.duration(row, column) { fixed(seconds, decimals: 3, to: &out) }
+                    out.append(UInt8(ascii: ","))
+                    if distances, let metres = matrix.metres(row, column) { fixed(metres, decimals: 2, to: &out) }
+                    out.append(UInt8(ascii: "\n"))
+                }
             }
         }
-        return Data(out)
+        return joined([bytes("source,destination,duration_s,distance_m\n")] + blocks)
     }
 
-    private static func table(_ matrix: TravelMatrix, to out: inout ContiguousArray<UInt8>,
-                              cell: (Int, Int, inout ContiguousArray<UInt8>) -> Void) {
-        out.append(UInt8(ascii: "["))
-        for row in 0..<matrix.sourceCount {
-            if row > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "["))
-            for column in 0..<matrix.destinationCount {
-                if column > 0 { out.append(UInt8(ascii: ",")) }
-                cell(row, column, &out)
+    /// Renders rows in blocks on all cores; the blocks in row order.
+    private static func rowBlocks(_ rows: Int, render: (Range<Int>, inout ContiguousArray<UInt8>) -> Void) -> [Bytes] {
+        let workers = Parallel.workerCount
+        let blockCount = max(1, min(rows, workers * 8))
+        var blocks = [Bytes](repeating: Bytes(), count: blockCount)
+        blocks.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedBuffer(buffer)
+            Parallel.run(min(workers, blockCount)) { worker in
+                var block = worker
+                while block < blockCount {
+                    render(rows * block / blockCount..<rows * (block + 1) / blockCount, &shared.pointer[block])
+                    block += workers
+                }
             }
-            out.append(UInt8(ascii: "]"))
         }
-        out.append(UInt8(ascii: "]"))
+        return blocks
+    }
+
+    /// The parts one after the other, copied once.
+    private static func joined(_ parts: [Bytes]) -> Data {
+        var result = Data(capacity: parts.reduce(0) { $0 + $1.count })
+        for part in parts { part.withUnsafeBufferPointer { result.append($0) } }
+        return result
+    }
+
+    private typealias Bytes = ContiguousArray<UInt8>
+
+    private static func bytes(_ text: String) -> Bytes { Bytes(text.utf8) }
+
+    /// `[[cell, …], …]` as blocks of rows rendered on all cores.
+    private static func table(_ matrix: TravelMatrix, cell: (Int, Int, inout ContiguousArray<UInt8>) -> Void) -> [Bytes] {
+        let columns = matrix.destinationCount
+        let blocks = rowBlocks(matrix.sourceCount) { rows, out in
+            for row in rows {
+                if row > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(UInt8(ascii: "["))
+                for column in 0..<columns {
+                    if column > 0 { out.append(UInt8(ascii: ",")) }
+                    cell(row, column, &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+        }
+        return [bytes("[")] + blocks + [bytes("]")]
     }
 
     private static func append(_ text: String, to out: inout ContiguousArray<UInt8>) { out.append(contentsOf: text.utf8) }

@@ -25,9 +25,9 @@ struct MatrixPoint: Sendable {
             if let attributes {
                 attributes.piece(directedEdge: d, from: position, to: graph.edgeLength[d >> 1], into: &remaining)
                 attributes.piece(directedEdge: d, from: 0, to: position, into: &driven)
-                let width = attributes.width
-                driven.0 -= attributes.node[node * width]
-                if width > 1 { driven.1 -= attributes.node[node * width + 1] }
+                let whole = attributes.nodeValue(node)
+                driven.0 -= whole.0
+                driven.1 -= whole.1
             }
             sources.append(SearchStart(node: node, cost: refund, values: remaining))
             targets.append(SearchStart(node: node, cost: shift - refund, values: driven))

@@ -69,7 +69,7 @@ public final class OneToAllSweep {
 
     /// Upward search from `starts` with `up` weights, then the sweep pulling `down` weights from higher neighbours.
     private func sweep(_ starts: [SearchStart], up: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>, shift: UInt32) {
-        upward.run(starts[...], weights: up, arcValues: nil)
+        upward.run(starts[...], weights: up)
         let cch = graph.cch
         label.withUnsafeMutableBufferPointer { label in
             for node in 0..<label.count { label[node] = UInt32.max }

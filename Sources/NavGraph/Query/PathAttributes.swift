@@ -8,23 +8,19 @@ public struct PathAttributeSet: OptionSet, Sendable {
     public static let duration = PathAttributeSet(rawValue: 2)
 }
 
-/// Metres and exact milliseconds of routing nodes and of hierarchy arcs along their unpacked paths, for one metric.
+/// Metres and exact milliseconds of routing nodes, and of hierarchy arcs along their unpacked paths, for one metric.
 ///
 /// Each value is summed the way `buildLeg` sums a leg's annotations, so a path's attributes equal the leg's
-/// distance and duration (up to the order of floating-point additions). Immutable once built: safe to share
-/// between threads.
+/// distance and duration (up to the order of floating-point additions). Nothing is precomputed: searches ask for
+/// the arcs of their search trees only, through a per-thread `ArcValueMemo`, so small tables pay for the arcs
+/// they use instead of a pass over the whole hierarchy. Immutable: safe to share between threads.
 final class PathAttributes: @unchecked Sendable {
     /// Number of attributes carried (1 or 2) and which: slot 0 is distance if present, else duration.
     let kinds: PathAttributeSet
     let width: Int
-    /// Value of driving each routing node's whole directed edge, `width` values per node.
-    let node: ContiguousArray<Double>
-    /// Value of each CCH arc's unpacked path upward (low to high) and downward, `width` values per arc.
-    let up: ContiguousArray<Double>
-    let down: ContiguousArray<Double>
-    private let graph: RoutingGraph
+    let graph: RoutingGraph
+    let metric: RoutingMetric
     private let traffic: TrafficOverlay?
-    private let metric: RoutingMetric
 
     /// The metric's cost of the cheapest turn from routing node `from` into `to`.
     private func turnCost(from: Int, to: Int) -> UInt32? { metric.turnCost(graph, from: from, to: to) }
@@ -34,92 +30,42 @@ final class PathAttributes: @unchecked Sendable {
         self.kinds = kinds
         self.metric = metric
         traffic = metric.traffic
-        let width = kinds.contains(.distance) && kinds.contains(.duration) ? 2 : 1
-        self.width = width
+        width = kinds.contains(.distance) && kinds.contains(.duration) ? 2 : 1
+    }
+
+    /// Value of driving routing node `node`'s whole directed edge, in slot order.
+    @inline(__always)
+    func nodeValue(_ node: Int) -> (Double, Double) {
+        let d = Int(graph.routingEdge[node])
+        var values = (0.0, 0.0)
+        piece(directedEdge: d, from: 0, to: graph.edgeLength[d >> 1], into: &values)
+        return values
+    }
+
+    /// Value of input arc `arc` (lower end `low`, upper end `high`) driven up (into `high`) or down (into `low`), in
+    /// slot order: the entered node's edge and, for durations, the cost of the turn the arc stands for: the
+    /// cheapest turn arc onto it as customization chose it (turn cost + entered edge's weight, first in turn order
+    /// among equals).
+    func inputArcValue(_ arc: Int, low: Int, high: Int, up: Bool) -> (Double, Double) {
+        var values = nodeValue(up ? high : low)
+        guard kinds.contains(.duration) else { return values }
         let cch = graph.cch
-        var node = ContiguousArray<Double>(repeating: 0, count: max(1, cch.nodeCount * width))
-        let traffic = metric.traffic
-        let nodeCount = cch.nodeCount
-        node.withUnsafeMutableBufferPointer { buffer in
-            let shared = SharedBuffer(buffer)
-            let workers = Parallel.workerCount
-            Parallel.run(workers) { worker in
-                var index = worker
-                while index < nodeCount {
-                    let d = Int(graph.routingEdge[index])
-                    let (metres, milliseconds) = PathAttributes.piece(graph, directedEdge: d, from: 0, to: graph.edgeLength[d >> 1], traffic: traffic)
-                    PathAttributes.store(metres, milliseconds, kinds: kinds, into: shared.pointer, at: index * width)
-                    index += workers
-                }
+        let code = UInt32(arc << 1 | (up ? 0 : 1))
+        var best = UInt64.max
+        for tail in [low, high] {
+            for turn in Int(cch.turnFirstOut[tail])..<Int(cch.turnFirstOut[tail + 1]) where cch.inputArc[turn] == code {
+                let head = Int(cch.turnHead[turn])
+                let weight = metric.nodeWeight[head]
+                guard weight < CCHMetric.infinity else { continue }
+                let total = UInt64(weight) + UInt64(metric.turnCost[turn])
+                guard total < best else { continue }
+                best = total
+                let headValues = nodeValue(head)
+                let turnDuration = Double(TurnCosts.duration(ofArcCost: metric.turnCost[turn]))
+                if width == 1 { values.0 = headValues.0 + turnDuration } else { values.1 = headValues.1 + turnDuration }
             }
         }
-        self.node = node
-        var up = ContiguousArray<Double>(repeating: 0, count: max(1, cch.arcCount * width))
-        var down = up
-        let forwardVia = metric.hierarchy.forwardVia, backwardVia = metric.hierarchy.backwardVia
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        // Input arcs: the node entered (high going up, low going down).
-        for low in 0..<nodeCount {
-            for arc in Int(firstUp[low])..<Int(firstUp[low + 1]) {
-                let high = Int(upHead[arc])
-                for slot in 0..<width {
-                    if forwardVia[arc] < 0 { up[arc * width + slot] = node[high * width + slot] }
-                    if backwardVia[arc] < 0 { down[arc * width + slot] = node[low * width + slot] }
-                }
-            }
-        }
-        // Durations include the cost of the turn each input arc stands for: the cheapest turn arc onto it, as
-        // customization chose it (turn cost + entered edge's weight).
-        if kinds.contains(.duration) {
-            let slot = width - 1
-            var bestForward = ContiguousArray<UInt64>(repeating: UInt64.max, count: max(1, cch.arcCount))
-            var bestBackward = bestForward
-            for tail in 0..<nodeCount {
-                for turn in Int(cch.turnFirstOut[tail])..<Int(cch.turnFirstOut[tail + 1]) {
-                    let entered = metric.nodeWeight[Int(cch.turnHead[turn])]
-                    let code = cch.inputArc[turn]
-                    guard entered < CCHMetric.infinity, code != UInt32.max else { continue }
-                    let turnCost = metric.turnCost[turn]
-                    let weight = UInt64(entered) + UInt64(turnCost)
-                    let arc = Int(code >> 1)
-                    if code & 1 == 0 {
-                        if weight < bestForward[arc] && forwardVia[arc] < 0 {
-                            bestForward[arc] = weight
-                            up[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(TurnCosts.duration(ofArcCost: turnCost))
-                        }
-                    } else if weight < bestBackward[arc] && backwardVia[arc] < 0 {
-                        bestBackward[arc] = weight
-                        down[arc * width + slot] = node[Int(cch.turnHead[turn]) * width + slot] + Double(TurnCosts.duration(ofArcCost: turnCost))
-                    }
-                }
-            }
-        }
-        // Shortcuts, over lower triangles bottom-up as customization enumerates them: when x is processed, the arcs
-        // leaving x upward are final. The shortcut y -> z takes the triangle whose middle node the metric chose.
-        var arcOfNeighbor = ContiguousArray<Int32>(repeating: -1, count: max(1, nodeCount))
-        for x in 0..<nodeCount {
-            let begin = Int(firstUp[x]), end = Int(firstUp[x + 1])
-            if end - begin < 2 { continue }
-            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
-            let middle = Int32(x)
-            for lowerArc in begin..<end {
-                let y = Int(upHead[lowerArc])
-                for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                    let upChosen = forwardVia[topArc] == middle, downChosen = backwardVia[topArc] == middle
-                    guard upChosen || downChosen else { continue }
-                    let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
-                    if otherArc < 0 { continue }
-                    for slot in 0..<width {
-                        // y -> x -> z: down x-y, then up x-z; z -> x -> y: down x-z, then up x-y.
-                        if upChosen { up[topArc * width + slot] = down[lowerArc * width + slot] + up[otherArc * width + slot] }
-                        if downChosen { down[topArc * width + slot] = down[otherArc * width + slot] + up[lowerArc * width + slot] }
-                    }
-                }
-            }
-            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = -1 }
-        }
-        self.up = up
-        self.down = down
+        return values
     }
 
     @inline(__always)

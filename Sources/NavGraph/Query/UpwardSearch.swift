@@ -5,12 +5,13 @@ struct SearchStart: Sendable {
     var values: (Double, Double) = (0, 0)
 }
 
-/// Reusable state of one elimination-tree upward search that carries path attributes along the chosen arcs.
+/// Reusable state of one elimination-tree upward search that can give path attributes along the chosen arcs.
 ///
 /// Lifetime and threads: one instance per worker thread, reused for every search of a many-to-many query or
 /// isochrone; never shared between threads while searching. After the first searches no search allocates.
 /// The search relaxes ancestors in increasing rank with a strict `<`, exactly as `CCHSearch` does, so labels,
-/// the chosen predecessors and hence the carried attributes are those of the paths legs take.
+/// the chosen predecessors and hence the attributes are those of the paths legs take. Attributes are summed on
+/// demand along the search tree (`pathValue`), for the meeting nodes a table actually uses.
 final class UpwardSearch {
     private let cch: CCHView
     /// Cost to reach each node (UInt32.max where not reached), valid for `nodes` after `run`.
@@ -18,7 +19,14 @@ final class UpwardSearch {
     /// Attributes of the chosen path to each node, `width` values per node.
     let values: UnsafeMutableBufferPointer<Double>
     let width: Int
+    private let valueBase: UnsafeMutablePointer<Double>
     private let marked: UnsafeMutableBufferPointer<Bool>
+    /// The arc each node's label came through (-1 for a start) and that arc's lower end, when `parents` is asked for.
+    let parentArc: UnsafeMutableBufferPointer<Int32>
+    let parentNode: UnsafeMutableBufferPointer<Int32>
+    /// Whether `values` holds the node's path attributes already (starts, and nodes `pathValue` has summed).
+    private let summed: UnsafeMutableBufferPointer<Bool>
+    private var chain = ContiguousArray<Int32>()
     /// Exact costs over the search space, filled by `dropInexactLabels`.
     private let exact: UnsafeMutableBufferPointer<UInt32>
     /// Ancestors of the last search's starts, in increasing rank.
@@ -29,18 +37,26 @@ final class UpwardSearch {
         self.width = width
         let count = max(1, cch.nodeCount)
         label = .allocate(capacity: count); label.initialize(repeating: UInt32.max)
-        values = .allocate(capacity: max(1, count * width)); values.initialize(repeating: 0)
+        valueBase = .allocate(capacity: max(1, count * width))
+        values = UnsafeMutableBufferPointer(start: valueBase, count: max(1, count * width)); values.initialize(repeating: 0)
         marked = .allocate(capacity: count); marked.initialize(repeating: false)
         exact = .allocate(capacity: count); exact.initialize(repeating: UInt32.max)
+        parentArc = .allocate(capacity: width > 0 ? count : 1); parentArc.initialize(repeating: -1)
+        parentNode = .allocate(capacity: width > 0 ? count : 1); parentNode.initialize(repeating: -1)
+        summed = .allocate(capacity: width > 0 ? count : 1); summed.initialize(repeating: false)
     }
 
     deinit {
-        label.deallocate(); values.deallocate(); marked.deallocate(); exact.deallocate()
+        label.deallocate(); values.deallocate(); marked.deallocate(); exact.deallocate(); parentArc.deallocate(); parentNode.deallocate(); summed.deallocate()
     }
 
     /// Clears the labels of the previous search.
     func reset() {
-        for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false }
+        if width > 0 {
+            for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false; summed[Int(node)] = false }
+        } else {
+            for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false }
+        }
         nodes.removeAll(keepingCapacity: true)
     }
 
@@ -68,8 +84,9 @@ final class UpwardSearch {
     }
 
     /// Upward search from `starts` over `weights` (the hierarchy's forward weights for a forward search,
-    /// backward weights for a backward one), adding `arcValues` (`PathAttributes.up` or `.down`) along chosen arcs.
-    func run(_ starts: ArraySlice<SearchStart>, weights: UnsafeBufferPointer<UInt32>, arcValues: ContiguousArray<Double>?) {
+    /// backward weights for a backward one). With `parents` (and a width), also each node's chosen arc, for
+    /// `pathValue` and for callers that keep the search tree.
+    func run(_ starts: ArraySlice<SearchStart>, weights: UnsafeBufferPointer<UInt32>, parents: Bool = false) {
         reset()
         let parent = cch.parent
         for start in starts {
@@ -81,30 +98,34 @@ final class UpwardSearch {
             }
         }
         if starts.count > 1 { nodes.sort() }
+        let tracking = parents && width > 0
         for start in starts where start.cost < label[start.node] {
             label[start.node] = start.cost
-            if width > 0 { values[start.node * width] = start.values.0 }
-            if width > 1 { values[start.node * width + 1] = start.values.1 }
+            if tracking {
+                parentArc[start.node] = -1
+                values[start.node * width] = start.values.0
+                if width > 1 { values[start.node * width + 1] = start.values.1 }
+            }
         }
         let firstUp = cch.firstUp, upHead = cch.upHead
-        if let arcValues, width > 0 {
-            arcValues.withUnsafeBufferPointer { arcValue in
-                for node32 in nodes {
-                    let node = Int(node32)
-                    let base = label[node]
-                    if base >= CCHMetric.infinity { continue }
-                    for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
-                        let weight = weights[arc]
-                        if weight >= CCHMetric.infinity { continue }
-                        let head = Int(upHead[arc])
-                        let candidate = base &+ weight
-                        if candidate < label[head] {
-                            label[head] = candidate
-                            for slot in 0..<width { values[head * width + slot] = values[node * width + slot] + arcValue[arc * width + slot] }
-                        }
+        if tracking {
+            for node32 in nodes {
+                let node = Int(node32)
+                let base = label[node]
+                if base >= CCHMetric.infinity { continue }
+                for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
+                    let weight = weights[arc]
+                    if weight >= CCHMetric.infinity { continue }
+                    let head = Int(upHead[arc])
+                    let candidate = base &+ weight
+                    if candidate < label[head] {
+                        label[head] = candidate
+                        parentArc[head] = Int32(arc)
+                        parentNode[head] = node32
                     }
                 }
             }
+            for start in starts where parentArc[start.node] < 0 { summed[start.node] = true }
         } else {
             for node32 in nodes {
                 let node = Int(node32)
@@ -119,5 +140,26 @@ final class UpwardSearch {
                 }
             }
         }
+    }
+
+    /// Attributes of the chosen path to reached node `node` (`width` values) after a `run` with parents: summed
+    /// from the nearest summed ancestor in the tree, arc by arc as `values[parent] + arc`, each node once per search.
+    /// `up` says how the arcs are driven: up for a forward search, down for a backward one.
+    func pathValue(of node: Int, memo: ArcValueMemo, up: Bool) -> UnsafePointer<Double> {
+        let values = valueBase
+        chain.removeAll(keepingCapacity: true)
+        var current = node
+        while !summed[current] && parentArc[current] >= 0 {
+            chain.append(Int32(current))
+            current = Int(parentNode[current])
+        }
+        var index = chain.count - 1
+        while index >= 0 {
+            let child = Int(chain[index]), low = Int(parentNode[child])
+            memo.add(arc: Int(parentArc[child]), low: low, up: up, to: values + low * width, into: values + child * width)
+            summed[child] = true
+            index -= 1
+        }
+        return UnsafePointer(values + node * width)
     }
 }

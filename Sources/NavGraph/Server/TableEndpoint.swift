@@ -42,7 +42,7 @@ struct TableEndpoint {
         }
         let sourceSnaps = sources.compactMap { snaps[$0] }, destinationSnaps = destinations.compactMap { snaps[$0] }
         // Durations are the search costs (whole milliseconds per edge, as OSRM's table and route differ too), so
-        // only distances need the per-request pass over the hierarchy.
+        // only distances need path attributes (summed along the chosen paths).
         let carried: PathAttributeSet = wantDistances ? [.distance] : []
         let matrix = BucketManyToMany(router: router, metric: metric, attributes: carried)
             .compute(sources: sourceSnaps.map(Optional.some), destinations: destinationSnaps.map(Optional.some))

@@ -36,12 +36,9 @@ public final class MappedGraphFile: @unchecked Sendable {
         do {
             (sections, sectionOrder) = try Self.readTable(base: UnsafeRawPointer(mapping), fileSize: fileSize, path: path)
             if verifyChecksums {
-                for section in sectionOrder {
-                    let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(mapping) + section.offset, count: section.length)
-                    let actual = crc32(bytes)
-                    guard actual == section.crc else {
-                        throw NavGraphError("\(path): checksum mismatch in section '\(section.name)' (stored \(String(section.crc, radix: 16)), computed \(String(actual, radix: 16))); the file is corrupt")
-                    }
+                let computed = Self.checksums(of: sectionOrder, base: UnsafeRawPointer(mapping))
+                for (section, actual) in zip(sectionOrder, computed) where actual != section.crc {
+                    throw NavGraphError("\(path): checksum mismatch in section '\(section.name)' (stored \(String(section.crc, radix: 16)), computed \(String(actual, radix: 16))); the file is corrupt")
                 }
             }
         } catch {
@@ -51,6 +48,27 @@ public final class MappedGraphFile: @unchecked Sendable {
     }
 
     deinit { munmap(base, fileSize) }
+
+    /// CRC-32 of every section, on all cores (sections dealt out largest first to the least loaded core).
+    private static func checksums(of sections: [Section], base: UnsafeRawPointer) -> [UInt32] {
+        let workers = Parallel.workerCount
+        var assigned = [[Int]](repeating: [], count: workers), load = [Int](repeating: 0, count: workers)
+        for index in sections.indices.sorted(by: { sections[$0].length > sections[$1].length }) {
+            let worker = load.indices.min { load[$0] < load[$1] } ?? 0
+            assigned[worker].append(index)
+            load[worker] += sections[index].length
+        }
+        var result = [UInt32](repeating: 0, count: sections.count)
+        result.withUnsafeMutableBufferPointer { buffer in
+            let out = SharedBuffer(buffer)
+            Parallel.run(workers) { worker in
+                for index in assigned[worker] {
+                    out.pointer[index] = crc32(UnsafeRawBufferPointer(start: base + sections[index].offset, count: sections[index].length))
+                }
+            }
+        }
+        return result
+    }
 
     private static func readTable(base: UnsafeRawPointer, fileSize: Int, path: String) throws -> ([String: Section], [Section]) {
         let magic = Array(UnsafeRawBufferPointer(start: base, count: 8))
