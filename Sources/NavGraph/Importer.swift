@@ -14,36 +14,54 @@ public enum Importer {
             return try write(network: network, restrictions: [], report: ImportReport(), input: input, output: output,
                              profile: DimacsReader.profileName, log: log)
         }
+        var report = ImportReport()
+        let (network, restrictions) = try readRoadNetwork(input: input, report: &report, log: log)
+        return try write(network: network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input, output: output, log: log)
+    }
+
+    /// Reads the OSM file and builds the road network; the file's arrays are freed when this returns, before the
+    /// turn graph is built (they are the largest thing resident while the road network is built).
+    private static func readRoadNetwork(input: String, report: inout ImportReport, log: ProgressLog) throws -> (RoadNetwork, [TurnRestriction]) {
         let source = try log.phase("read OSM") {
             let source = try OSMSource(path: input)
             let totals = source.totals
             return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
         }
-        var report = ImportReport()
-        let (network, restrictions) = try log.phase("road network") {
-            let built = try RoadNetworkBuilder.build(from: source, report: &report)
-            return (built, "\(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+        return try log.phase("road network") {
+            var (network, restrictions) = try RoadNetworkBuilder.build(from: source, report: &report)
+            network.compact()
+            return ((network, restrictions), "\(network.nodeCount) junctions, \(network.edgeCount) edges, \(network.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
         }
-        return try write(network: network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input, output: output, log: log)
     }
 
     /// Everything after the road network is built; shared by the OSM and DIMACS importers.
     public static func write(network unpadded: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
                              input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
         let network = withGuidanceArrays(unpadded)
-        let unordered = log.phase("turn graph") {
-            let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+        var unordered = log.phase("turn graph") {
+            var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+            graph.compact()
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
+        // NAVGRAPH_ORDER_REDUCTION, _SPLIT_TRIES, _ND_TRIES, _SEED (benchmarks only): none|trees|treesAndChains, METIS effort.
+        let environment = ProcessInfo.processInfo.environment
+        let reduction = environment["NAVGRAPH_ORDER_REDUCTION"].flatMap { CoreReduction.Mode(rawValue: $0) } ?? .treesAndChains
+        var effort = NestedDissectionOrder.Effort()
+        if let tries = environment["NAVGRAPH_ORDER_SPLIT_TRIES"].flatMap({ Int32($0) }) { effort.splitSeparatorTries = tries }
+        if let tries = environment["NAVGRAPH_ORDER_ND_TRIES"].flatMap({ Int32($0) }) { effort.nodeNDSeparatorTries = tries }
+        effort.seed = environment["NAVGRAPH_ORDER_SEED"].flatMap { Int32($0) }
         let rank = try log.phase("order") {
             (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
-                                               splitLevels: splitLevels),
-             "METIS nested dissection, \(splitLevels) separator levels split over threads")
+                                               splitLevels: splitLevels, reduction: reduction, effort: effort),
+             "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
+        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
+        for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
+        unordered = TurnGraph()  // the renumbered copy replaces it
         let (component, componentSizes) = log.phase("components") {
             let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
@@ -71,8 +89,6 @@ public enum Importer {
             }
             return (metric, "free-flow travel time and turn costs")
         }
-        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
-        for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         let bbox = boundingBox(network)
         let (grid, gridFirst, gridSegment) = log.phase("spatial index") {
             let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
