@@ -13,9 +13,9 @@ public enum NestedDissectionOrder {
     /// and the random seed (nil: METIS's default).
     public struct Effort: Sendable {
         public var splitSeparatorTries: Int32 = 1
-        public var nodeNDSeparatorTries: Int32 = 1
+        public var nodeNDSeparatorTries: Int32 = 2
         public var seed: Int32?
-        public init(splitSeparatorTries: Int32 = 1, nodeNDSeparatorTries: Int32 = 1, seed: Int32? = nil) {
+        public init(splitSeparatorTries: Int32 = 1, nodeNDSeparatorTries: Int32 = 2, seed: Int32? = nil) {
             self.splitSeparatorTries = splitSeparatorTries
             self.nodeNDSeparatorTries = nodeNDSeparatorTries
             self.seed = seed
