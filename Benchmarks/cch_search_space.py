@@ -22,4 +22,4 @@ for path in sys.argv[1:]:
         if q >= 0: dep[v] = dep[q] + 1; sp[v] = sp[q] + d[v]
         else: dep[v] = 1; sp[v] = d[v]
     dep = np.array(dep); sp = np.array(sp)
-    print(f"{path}: {n} nodes, {first[-1]} arcs, elimination-tree depth mean {dep.mean():.0f} max {dep.max()}, search-space arcs mean {sp.mean():.0f}")
+    print(f"{path}: {n} nodes, {first[-1]} arcs, elimination-tree depth mean {dep.mean():.0f} max {dep.max()}, search-space arcs mean {sp.mean():.0f} p50 {np.median(sp):.0f}")

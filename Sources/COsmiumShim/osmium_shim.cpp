@@ -152,6 +152,7 @@ void read_node_locations(const char *path, DataWithStorage &result) {
     std::vector<int64_t> needed(s.way_node_refs);
     std::sort(needed.begin(), needed.end());
     needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+    needed.shrink_to_fit();
     std::vector<int32_t> lat(needed.size(), 0), lon(needed.size(), 0);
     std::vector<uint8_t> found(needed.size(), 0);
     std::vector<std::pair<int64_t, std::string>> tagged;
@@ -177,13 +178,26 @@ void read_node_locations(const char *path, DataWithStorage &result) {
     }
     reader.close();
 
-    size_t missing = 0;
+    // Keep the located nodes in place (no second copy), then return the spare capacity.
+    size_t kept = 0;
     for (size_t i = 0; i < needed.size(); ++i) {
-        if (!found[i]) { ++missing; continue; }
-        s.node_ids.push_back(needed[i]);
-        s.node_lat_e7.push_back(lat[i]);
-        s.node_lon_e7.push_back(lon[i]);
+        if (!found[i]) continue;
+        needed[kept] = needed[i];
+        lat[kept] = lat[i];
+        lon[kept] = lon[i];
+        ++kept;
     }
+    const size_t missing = needed.size() - kept;
+    std::vector<uint8_t>().swap(found);
+    needed.resize(kept);
+    lat.resize(kept);
+    lon.resize(kept);
+    needed.shrink_to_fit();
+    lat.shrink_to_fit();
+    lon.shrink_to_fit();
+    s.node_ids = std::move(needed);
+    s.node_lat_e7 = std::move(lat);
+    s.node_lon_e7 = std::move(lon);
     result.data.missing_node_refs = missing;
     std::sort(tagged.begin(), tagged.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     for (const auto &[id, tags] : tagged) {
@@ -191,6 +205,25 @@ void read_node_locations(const char *path, DataWithStorage &result) {
         s.tagged_node_tag_blob.append(tags);
         s.tagged_node_tag_offsets.push_back(s.tagged_node_tag_blob.size());
     }
+}
+
+/// Returns the spare capacity push_back growth left in the way, tag and relation arrays (up to half of each).
+void shrink(Storage &s) {
+    s.way_ids.shrink_to_fit();
+    s.way_node_offsets.shrink_to_fit();
+    s.way_node_refs.shrink_to_fit();
+    s.way_tag_offsets.shrink_to_fit();
+    s.way_tag_blob.shrink_to_fit();
+    s.tagged_node_ids.shrink_to_fit();
+    s.tagged_node_tag_offsets.shrink_to_fit();
+    s.tagged_node_tag_blob.shrink_to_fit();
+    s.relation_ids.shrink_to_fit();
+    s.relation_tag_offsets.shrink_to_fit();
+    s.relation_tag_blob.shrink_to_fit();
+    s.relation_member_offsets.shrink_to_fit();
+    s.member_types.shrink_to_fit();
+    s.member_refs.shrink_to_fit();
+    s.member_roles.shrink_to_fit();
 }
 
 void publish(DataWithStorage &result) {
@@ -230,6 +263,7 @@ extern "C" NavOSMData *nav_osm_read(const char *path, char **error) {
         std::memset(&result->data, 0, sizeof(NavOSMData));
         result->data.owner = result;
         read_ways_and_relations(path, *result);
+        shrink(result->storage);
         read_node_locations(path, *result);
         publish(*result);
         return &result->data;

