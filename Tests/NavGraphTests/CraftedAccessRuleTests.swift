@@ -103,6 +103,22 @@ struct CraftedAccessRuleTests {
         }
     }
 
+    /// Car barriers are the car's: a pedestrian and a cyclist pass the bollard a car must turn back at.
+    @Test func barriersStopCarsNotPedestriansOrCyclists() throws {
+        let map = street(nodeTags: ["barrier": "bollard"])
+        let graph = try map.importGraph(named: "barrier-bollard-profiles")
+        let west = point(map, column: 0, row: 0), east = point(map, column: 8, row: 0)
+        let straight = Geo.haversine(west, east)
+        for profile in [ProfileID.foot, .bicycle] {
+            let router = Router(graph: try RoutingGraph(file: graph.file, profile: profile))
+            var options = RouteOptions()
+            options.radius = 200
+            let leg = try #require(try router.route([west, east], options: options).routes.first?.legs.first, "\(profile)")
+            #expect(abs(leg.distance - straight) < 1, "\(profile): \(leg.distance) m for a \(straight) m street")
+        }
+        #expect(map.turnCost(graph, from: "WN", into: "NE") == nil)
+    }
+
     @Test func destinationRoadsCarryRoutesOnlyToOrFromPlacesOnThem() throws {
         let map = shortcut(["highway": "residential", "access": "destination"])
         let graph = try map.importGraph(named: "access-destination")

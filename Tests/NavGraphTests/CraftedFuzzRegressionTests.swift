@@ -13,6 +13,8 @@ import Testing
 
     /// descending-grid-offsets: trapped the snapper, now refused on load. infinite-duration-behind-crc: travel
     /// times tampered behind the checksums; the checked load refuses it, the unchecked one routes without a memory error.
+    /// descending-first-up-in-parallel-scan: the load scans, once run in parallel, walked hierarchy offsets before the
+    /// scan that checks them had refused the file; each scan now checks what it walks.
     @Test func graphFiles() throws {
         let inputs = Self.inputs("graph-file")
         #expect(inputs.count >= 2)

@@ -67,7 +67,8 @@ public enum RoadNetworkBuilder {
             wayNodeFirst.append(wayNodeIndex.count)
         }
         // Barriers end edges, so that turns through them can be closed or delayed (TurnGraphBuilder, TurnCosts).
-        let barriers = barrierNodes(source)
+        // They are the car's (car.lua): a bollard or a closed gate does not stop a pedestrian or a cyclist.
+        let barriers = profiles.contains(where: { $0.id == .car }) ? barrierNodes(source) : [:]
         for index in barriers.keys { useCount[index] = max(useCount[index], 2) }
 
         // 3. Split into edges between junctions, cutting at missing nodes.

@@ -140,7 +140,8 @@ public final class RoutingGraph: @unchecked Sendable {
             ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count
                 && turnCost.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
-            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
+            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count
+                && freeFlowMetric.forwardVia.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
             ("guidance", nodeControl.count == nodeOSMID.count && nodeExitRef.count == nodeOSMID.count && shapeControl.count == shapeLatE7.count
                 && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0
                 && edgeGuide.allSatisfy { Int($0) < guideFields.count / GuideRecord.fieldCount }
@@ -169,8 +170,9 @@ public final class RoutingGraph: @unchecked Sendable {
                             && self.cch.parent.indices.allSatisfy { self.cch.parent[$0] == -1 || (Int(self.cch.parent[$0]) > $0 && Int(self.cch.parent[$0]) < routing) }
                             && (0..<routing).allSatisfy { node in
                                 (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy { Int(self.cch.upHead[$0]) > node } } }),
-            // A shortcut's middle node lies below its lower end, so unpacking always descends and ends.
-            ("metric", { (0..<routing).allSatisfy { node in
+            // A shortcut's middle node lies below its lower end, so unpacking always descends and ends. The scans run
+            // in parallel, so this one checks the offsets it walks itself (fuzzing: a descending firstUp trapped here).
+            ("metric", { ascending(self.cch.firstUp) && (0..<routing).allSatisfy { node in
                 (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy {
                     Int(self.freeFlowMetric.forwardVia[$0]) < node && Int(self.freeFlowMetric.backwardVia[$0]) < node } } }),
             ("grid", { ascending(self.gridFirst) && self.gridSegment.allSatisfy { Int($0) + 1 < self.shapeLatE7.count } }),
