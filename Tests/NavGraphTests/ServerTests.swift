@@ -128,7 +128,7 @@ import Glibc
             ("/table/v1/driving/\(main);\(alsoMain)?sources=5", "InvalidOptions"),
             ("/route/v1/driving/\(main);\(alsoMain)?steps=maybe", "InvalidQuery"),
             ("/route/v1/driving/\(main);\(alsoMain)?colour=red", "InvalidQuery"),
-            ("/route/v1/bicycle/\(main);\(alsoMain)", "InvalidValue"),
+            ("/route/v1/plane/\(main);\(alsoMain)", "InvalidValue"),
             ("/route/v1/driving/\(main);7.0,95.0", "InvalidValue"),
             ("/route/v1/driving/\(main);\(alsoMain)?exclude=tunnel", "InvalidValue"),
             ("/route/v1/driving/\(main);\(alsoMain)?depart_at=tomorrow", "InvalidValue"),

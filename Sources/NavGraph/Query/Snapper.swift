@@ -38,23 +38,33 @@ public final class Snapper: @unchecked Sendable {
     /// for a retry when the island cannot reach the other waypoint.
     public func snapWithFallback(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> (snap: Snap, mainFallback: Snap?)? {
         var best: Snap?, bestMain: Snap?
-        let centerRow = grid.row(point.lat), centerColumn = grid.column(point.lon)
+        guard grid.rows > 0 && grid.columns > 0 else { return nil }
+        // The centre cell, moved onto the grid when the point lies outside it: that moves no grid cell farther away
+        // in rings, so what a ring has covered still holds (and a damaged grid cannot trap the conversion).
+        let centerRow = Self.clampedCell((point.lat - grid.minLat) / grid.cellLat, count: grid.rows)
+        let centerColumn = Self.clampedCell((point.lon - grid.minLon) / grid.cellLon, count: grid.columns)
         let longitudeScale = cos(point.lat * Double.pi / 180)
-        let maximumRing = Int((radius / max(1, cellMetres)).rounded(.up)) + 1
+        // Rings beyond the last one that touches the grid hold nothing (fuzzing: tiny cells made millions of empty rings).
+        let lastRingOnGrid = max(centerRow, grid.rows - 1 - centerRow, centerColumn, grid.columns - 1 - centerColumn)
+        let ringsForRadius = (radius / max(1, cellMetres)).rounded(.up) + 1
+        let maximumRing = ringsForRadius.isFinite && ringsForRadius < Double(lastRingOnGrid) ? max(0, Int(ringsForRadius)) : lastRingOnGrid
         var ring = 0
         while ring <= maximumRing {
-            for row in (centerRow - ring)...(centerRow + ring) where row >= 0 && row < grid.rows {
+            let rowRange = max(0, centerRow - ring)...min(grid.rows - 1, centerRow + ring)
+            let firstColumn = max(0, centerColumn - ring), lastColumn = min(grid.columns - 1, centerColumn + ring)
+            for row in rowRange {
                 let onEdgeRow = row == centerRow - ring || row == centerRow + ring
-                var column = centerColumn - ring
-                while column <= centerColumn + ring {
-                    defer { column += onEdgeRow ? 1 : 2 * ring }
+                // A ring's edge rows whole (ring 0 is one); between them only its two edge columns.
+                var column = onEdgeRow ? firstColumn : centerColumn - ring
+                let last = onEdgeRow ? lastColumn : centerColumn + ring, step = onEdgeRow ? 1 : 2 * ring
+                while column <= last {
+                    defer { column += step }
                     guard column >= 0 && column < grid.columns else { continue }
                     let cell = row * grid.columns + column
                     for entry in Int(graph.gridFirst[cell])..<Int(graph.gridFirst[cell + 1]) {
                         consider(segment: Int(graph.gridSegment[entry]), point: point, longitudeScale: longitudeScale,
                                  isUsable: isUsable, best: &best, bestMain: &bestMain)
                     }
-                    if ring == 0 { break }
                 }
             }
             // Everything within ring * cellMetres of the point has been seen.
@@ -76,6 +86,12 @@ public final class Snapper: @unchecked Sendable {
         chosen.offset = offsetAlongEdge(chosen)
         chosen.distance = Geo.haversine(point, chosen.point)
         return (chosen, fallback)
+    }
+
+    /// Grid row or column of a fractional cell position, clamped to 0..<count (NaN and infinities included).
+    private static func clampedCell(_ position: Double, count: Int) -> Int {
+        guard position.isFinite else { return position == .infinity ? count - 1 : 0 }
+        return Int(max(0, min(Double(count - 1), position.rounded(.down))))
     }
 
     /// Distance from the point to the nearest routable segment regardless of radius (for error messages), bounded by `limit`.
