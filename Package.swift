@@ -26,9 +26,11 @@ let package = Package(
         .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic; malloc_trim for Swift.
         .target(name: "CThreadRandom", path: "Sources/CThreadRandom"),
+        // The graph file's CRC-32 through Debian's ISA-L (libisal-dev; carry-less multiply, same values as zlib's).
+        .target(name: "CChecksum", path: "Sources/CChecksum", linkerSettings: [.linkedLibrary("isal"), .linkedLibrary("z")]),
         .target(
             name: "NavGraph",
-            dependencies: ["COsmiumShim", "CMetis", "CThreadRandom"],
+            dependencies: ["COsmiumShim", "CMetis", "CThreadRandom", "CChecksum"],
             path: "Sources/NavGraph",
             // Instruction phrasebooks (one JSON per language, found by PhrasebookLocation) and the map page.
             resources: [.copy("Resources/phrasebook"), .copy("Server/Web")],

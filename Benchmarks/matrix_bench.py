@@ -21,7 +21,10 @@ The cells both engines answer are compared (median and p95 of |navgraph − OSRM
 differ, so this is a sanity check, not an exactness test). With --isochrone it also times the whole process
 `navgraph isochrone GRAPH LAT,LON --minutes 5,10,15` from the first point. Every subprocess and request is bounded
 in time; osrm-routed listens on 127.0.0.1 only and is stopped at the end. The 1-minute load average is recorded before
-every measurement. --graph reuses an existing .navgraph of the same PBF instead of importing it.
+every measurement. --graph reuses an existing .navgraph of the same PBF instead of importing it; --osrm-data
+ALGO=FILE.osrm[,...] uses OSRM data prepared elsewhere (read only) for that algorithm instead of preparing it. With
+--isochrone it also times GET /isochrone/v1/driving/LON,LAT?contours_minutes=5,10,15 on a warm `navgraph serve` of the
+graph (2 threads, loopback; wall until the whole response is read, and the server's CPU meanwhile).
 """
 import argparse
 import contextlib
@@ -102,10 +105,9 @@ def prepare_osrm(pkg, pbf, name, algos, logf):
     return base_dir, steps
 
 
-def osrm_table(port, pid, points, annotations, timeout):
-    """Wall seconds until the whole response is read, the server's CPU seconds meanwhile, and the table."""
-    coords = ";".join(f"{lon:.6f},{lat:.6f}" for lon, lat in points)
-    path = f"/table/v1/driving/{coords}?annotations={annotations}"
+def timed_get(port, pid, path, timeout):
+    """One GET to a warm loopback server: wall seconds until the whole response is read, the server's CPU seconds
+    meanwhile, and the body (an error for any status but 200)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     cpu = process_cpu(pid)
     start = time.monotonic()
@@ -116,8 +118,22 @@ def osrm_table(port, pid, points, annotations, timeout):
     cpu = process_cpu(pid) - cpu
     conn.close()
     if response.status != 200:
-        raise RuntimeError(f"OSRM table: HTTP {response.status}: {body[:300]!r}")
+        raise RuntimeError(f"GET {path[:80]}: HTTP {response.status}: {body[:300]!r}")
+    return wall, cpu, body
+
+
+def osrm_table(port, pid, points, annotations, timeout):
+    """Wall seconds until the whole response is read, the server's CPU seconds meanwhile, and the table."""
+    coords = ";".join(f"{lon:.6f},{lat:.6f}" for lon, lat in points)
+    wall, cpu, body = timed_get(port, pid, f"/table/v1/driving/{coords}?annotations={annotations}", timeout)
     return wall, cpu, json.loads(body)
+
+
+def isochrone_request(port, pid, path, timeout):
+    """Wall seconds of one GET /isochrone to a warm navgraph server, its CPU seconds meanwhile, and the body's size."""
+    wall, cpu, body = timed_get(port, pid, path, timeout)
+    json.loads(body)
+    return wall, cpu, len(body)
 
 
 def compare(ours, theirs):
@@ -149,8 +165,12 @@ def main():
     ap.add_argument("--pairs-pbf", help="PBF for Tools/make_pairs.py (default --pbf)")
     ap.add_argument("--tile-shift", help="DLON,DLAT,K,SEED: move every point into a random tile of a K x K tiled input")
     ap.add_argument("--isochrone", action="store_true")
+    ap.add_argument("--osrm-data", default="", help="ALGO=FILE.osrm[,...]: OSRM data prepared elsewhere, used read only")
     ap.add_argument("--navgraph", default=str(REPO / ".build" / "release" / "navgraph"))
     ap.add_argument("--timeout", type=int, default=1800, help="seconds per step or request")
+    ap.add_argument("--request-timeout", type=int, default=0,
+                    help="seconds an OSRM /table request may take; beyond, its time is recorded as a lower bound (timed_out) "
+                         "and that algorithm is not asked again in this run (default: --timeout, and a timeout fails the run)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     peerlib.exit_on_sigterm()
@@ -169,9 +189,15 @@ def main():
     if not graph.exists():
         result["steps"]["navgraph_import"] = peerlib.timed_step("import", [args.navgraph, "import", pbf, "-o", graph, "--quiet"], work, logf)
     osrm_dir = WORK / name / "osrm"
-    if algos:
-        osrm_dir, steps = prepare_osrm(pkg, pbf, name, algos, logf)
+    prepared = dict(item.split("=", 1) for item in args.osrm_data.split(",") if item.strip())
+    osrm_base = {algo: (Path(path).resolve().parent, Path(path).name) for algo, path in prepared.items()}
+    to_prepare = [a for a in algos if a not in osrm_base]
+    if to_prepare:
+        osrm_dir, steps = prepare_osrm(pkg, pbf, name, to_prepare, logf)
         result["steps"].update(steps)
+        for algo in to_prepare:
+            osrm_base[algo] = (osrm_dir / algo, f"{name}.osrm")
+    result["osrm_data"] = {algo: str(d / b) for algo, (d, b) in osrm_base.items()}
 
     pairs_file = work / "pairs.csv"
     if not pairs_file.exists():
@@ -203,21 +229,39 @@ def main():
         return run
 
     navgraph_tables = {}
+    timed_out = set()
     with contextlib.ExitStack() as stack:
         servers = {}
         for algo in algos:
             port = peerlib.free_port()
+            data_dir, base_name = osrm_base[algo]
             cmd = [pkg / "bin" / "osrm-routed", "-i", "127.0.0.1", "-p", port, "-a", algo.upper(), "-t", "2",
-                   "--max-table-size", max(sizes) + 1, f"{name}.osrm"]
+                   "--max-table-size", max(sizes) + 1, base_name]
 
             def probe(conn):
                 conn.request("GET", f"/table/v1/driving/{points[0][0]},{points[0][1]};{points[1][0]},{points[1][1]}")
                 return conn.getresponse().status in (200, 400)
 
-            server = stack.enter_context(peerlib.Server(cmd, osrm_dir / algo, osrm_dir / algo / "routed.log", port))
+            server = stack.enter_context(peerlib.Server(cmd, data_dir, work / f"routed-{algo}.log", port))
             server.wait_ready(probe, timeout_s=args.timeout)
             osrm_table(port, server.proc.pid, points[:50], "duration,distance", args.timeout)   # warm-up
             servers[algo] = (port, server)
+        iso_server = None
+        if args.isochrone:
+            lon, lat = points[0]
+            iso_path = f"/isochrone/v1/driving/{lon:.6f},{lat:.6f}?contours_minutes=5,10,15"
+            port = peerlib.free_port()
+            server = stack.enter_context(peerlib.Server([args.navgraph, "serve", graph, "--port", port, "--threads", "2", "--quiet"],
+                                                        work, work / "serve.log", port))
+
+            def iso_probe(conn):
+                conn.request("GET", "/health")
+                return conn.getresponse().status == 200
+
+            server.wait_ready(iso_probe, timeout_s=args.timeout)
+            for _ in range(2):
+                isochrone_request(port, server.proc.pid, iso_path, args.timeout)   # warm-up
+            iso_server = (port, server)
         for round_index in range(args.reps):
             for n in sizes:
                 for annotations in annotation_sets:
@@ -232,8 +276,22 @@ def main():
                         navgraph_tables[n] = json.loads(out.read_text())["durations"]
                     out.unlink()
                     for algo, (port, server) in servers.items():
+                        if algo in timed_out:
+                            continue
                         load = os.getloadavg()[0]
-                        wall, cpu, table = osrm_table(port, server.proc.pid, points[:n], annotations, args.timeout)
+                        cpu_before = process_cpu(server.proc.pid)
+                        try:
+                            wall, cpu, table = osrm_table(port, server.proc.pid, points[:n], annotations, args.request_timeout or args.timeout)
+                        except TimeoutError:
+                            if not args.request_timeout:
+                                raise
+                            # Unanswered in time: a lower bound; the server keeps computing, so this algorithm is not asked again.
+                            wall, cpu = args.request_timeout, process_cpu(server.proc.pid) - cpu_before
+                            record((f"osrm-{algo}", n, annotations), wall, cpu, load, engine=f"osrm-{algo}", size=n, annotations=annotations,
+                                   timed_out=True)
+                            timed_out.add(algo)
+                            peerlib.log(f"[round {round_index}] osrm-{algo} {n}x{n} {annotations}: no answer within {wall} s (server cpu {cpu:.1f} s)")
+                            continue
                         run = record((f"osrm-{algo}", n, annotations), wall, cpu, load, engine=f"osrm-{algo}", size=n, annotations=annotations)
                         if annotations == "duration" and "agreement" not in run:
                             run["agreement"] = compare(navgraph_tables[n], table["durations"])
@@ -248,6 +306,12 @@ def main():
                     run = record(("isochrone", tuple(flags)), wall, cpu, load, engine="navgraph", isochrone="5,10,15", flags=flags)
                     run["stderr"] = stderr.strip().splitlines()
                     peerlib.log(f"[round {round_index}] isochrone {flags}: {wall:.3f} s, cpu {cpu:.3f} s, load {load:.1f}; {stderr.strip()}")
+                if iso_server:
+                    port, server = iso_server
+                    load = os.getloadavg()[0]
+                    wall, cpu, size = isochrone_request(port, server.proc.pid, iso_path, args.timeout)
+                    record(("isochrone-server",), wall, cpu, load, engine="navgraph-serve", isochrone="5,10,15", response_bytes=size)
+                    peerlib.log(f"[round {round_index}] isochrone server: {wall:.3f} s, server cpu {cpu:.3f} s, load {load:.1f}, {size} bytes")
         for algo, (port, server) in servers.items():
             result["steps"][f"routed_{algo}_peak_rss_kb"] = server.peak_rss_kb()
     for run in runs.values():
@@ -263,6 +327,7 @@ def main():
                         and r.get("annotations") == run["annotations"])
             key = f"{run['size']}x{run['size']} {run['annotations']} vs {run['engine']}"
             ratios[key] = {"wall": round(ours["median_s"] / run["median_s"], 3), "load1": run["load1_range"],
+                           "osrm_timed_out": run.get("timed_out", False),
                            "cpu": round(ours["median_cpu_s"] / run["median_cpu_s"], 3) if run["median_cpu_s"] > 0 else None}
     result["ratios_navgraph_over_osrm"] = ratios
     peerlib.log(json.dumps(ratios, indent=1))

@@ -2,7 +2,7 @@
 # Installs the Debian packages navgraph builds against (idempotent) and builds the release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libosmium2-dev libprotozero-dev libexpat1-dev libbz2-dev zlib1g-dev libmetis-dev libmicrohttpd-dev chromium)
+packages=(libosmium2-dev libprotozero-dev libexpat1-dev libbz2-dev zlib1g-dev libmetis-dev libmicrohttpd-dev libisal-dev chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

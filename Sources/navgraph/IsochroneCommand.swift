@@ -35,6 +35,7 @@ enum IsochroneCommand {
         let quiet = arguments.flags.contains("quiet")
         let clock = ContinuousClock()
         let started = clock.now
+        let cpuStarted = processCPUSeconds()
         let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"),
                                      profile: try ProfileOptions.profile(arguments))
         let router = Router(graph: graph)
@@ -47,8 +48,10 @@ enum IsochroneCommand {
             throw NavGraphError(error.message.replacingOccurrences(of: "waypoint 1 ", with: "centre "), code: error.code)
         }
         let loaded = clock.now
+        let cpuLoaded = processCPUSeconds()
         let (isochrone, _) = Isochrone.compute(router: router, snap: snap, metric: metric, options: isochroneOptions)
         let computed = clock.now
+        let cpuComputed = processCPUSeconds()
         let data = IsochroneGeoJSON.make(isochrone, theme: theme, reverse: isochroneOptions.reverse)
         if let output = arguments.options["output"] {
             try writeAtomically(data, to: output)
@@ -62,7 +65,8 @@ enum IsochroneCommand {
                 isochrone: \(isochroneOptions.reverse ? "reaching" : "from") \(String(format: "%.6f,%.6f", snap.point.lat, snap.point.lon)) \
                 (snapped \(String(format: "%.0f", snap.distance)) m), one-to-all sweep over \(graph.routingNodeCount) nodes, \
                 grid \(String(format: "%.0f", isochrone.cellMetres)) m; \(rings.joined(separator: "; "))
-                isochrone: load + snap \(ms(loaded - started)), sweep + polygons \(ms(computed - loaded))
+                isochrone: load + snap \(ms(loaded - started)), sweep + polygons \(ms(computed - loaded)); \
+                CPU \(String(format: "%.0f / %.0f", (cpuLoaded - cpuStarted) * 1000, (cpuComputed - cpuLoaded) * 1000)) ms
 
                 """.utf8))
         }

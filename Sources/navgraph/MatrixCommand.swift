@@ -36,6 +36,7 @@ enum MatrixCommand {
         // Read every input before the (slower) graph so that bad input fails fast.
         let clock = ContinuousClock()
         let started = clock.now
+        var cpu = [processCPUSeconds()]
         func readPoints(_ path: String) throws -> [CoordinateCSV.Point] {
             let points = try CoordinateCSV.readPoints(path: path)
             guard !points.isEmpty else { throw NavGraphError("\(path): no points (expected one lon,lat per line)") }
@@ -51,15 +52,17 @@ enum MatrixCommand {
         options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
         let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let loaded = clock.now
+        cpu.append(processCPUSeconds())
         let skip = arguments.flags.contains("skip-unsnappable")
         func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [Snap?] {
-            try points.enumerated().map { index, point in
-                do {
-                    return try router.snap(point.coordinate, index: index, options: options, metric: metric)
-                } catch let error as NavGraphError {
+            // On all cores; the first point that fails (in file order) names its line unless it may be skipped.
+            try zip(points, router.snapAll(points.map(\.coordinate), options: options, metric: metric)).enumerated().map { index, item in
+                switch item.1 {
+                case .success(let snap): return snap
+                case .failure(let error):
                     if skip { return nil }
                     let reason = error.message.replacingOccurrences(of: "waypoint \(index + 1) ", with: "point ")
-                    throw NavGraphError("\(path):\(point.lineNumber): \(reason)", code: error.code)
+                    throw NavGraphError("\(path):\(item.0.lineNumber): \(reason)", code: error.code)
                 }
             }
         }
@@ -67,6 +70,7 @@ enum MatrixCommand {
         let destinations = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") } ?? sources
         let skipped = sources.filter { $0 == nil }.count + (destinationPoints == nil ? 0 : destinations.filter { $0 == nil }.count)
         let snapped = clock.now
+        cpu.append(processCPUSeconds())
         var carried: PathAttributeSet = []
         if annotations.contains("distance") { carried.insert(.distance) }
         let penalised = !options.avoid.isEmpty && options.avoidMode == .prefer
@@ -74,6 +78,7 @@ enum MatrixCommand {
         let engine = BucketManyToMany(router: router, metric: metric, attributes: carried)
         let matrix = engine.compute(sources: sources, destinations: destinations)
         let computed = clock.now
+        cpu.append(processCPUSeconds())
         let data = asCSV ? MatrixOutput.csv(matrix, annotations: annotations)
             : MatrixOutput.json(matrix, sources: sources, destinations: destinations, graph: graph, annotations: annotations)
         if let output {
@@ -82,9 +87,11 @@ enum MatrixCommand {
             FileHandle.standardOutput.write(data)
         }
         let written = clock.now
+        cpu.append(processCPUSeconds())
         func ms(_ duration: Duration) -> String { String(format: "%.0f ms", Double(duration.components.attoseconds) / 1e15 + Double(duration.components.seconds) * 1000) }
         log("\(matrix.sourceCount) x \(matrix.destinationCount) with \(matrix.algorithm)\(skipped > 0 ? ", \(skipped) unsnappable point(s) left null" : "")")
-        log("read + load \(ms(loaded - started)), snap \(ms(snapped - loaded)), compute \(ms(computed - snapped)), write \(ms(written - computed))")
+        log("read + load \(ms(loaded - started)), snap \(ms(snapped - loaded)), compute \(ms(computed - snapped)), write \(ms(written - computed)); "
+            + "CPU \(zip(cpu, cpu.dropFirst()).map { String(format: "%.0f", ($1 - $0) * 1000) }.joined(separator: " / ")) ms")
     }
 
     static func parseAnnotations(_ text: String) throws -> Set<String> {

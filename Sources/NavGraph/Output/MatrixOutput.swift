@@ -15,16 +15,24 @@ public enum MatrixOutput {
         var parts = [out]
         if annotations.contains("duration") {
             parts.append(bytes(",\"durations\":"))
-            parts += table(matrix) { row, column, out in
-                guard let seconds = matrix.duration(row, column) else { append("null", to: &out); return }
-                fixed(seconds, decimals: 3, to: &out)
+            if let exact = matrix.exactDuration {
+                parts += table(matrix) { index, out in
+                    matrix.cost[index] == TravelMatrix.unreachable ? DecimalWriter.literal("null", to: out) : DecimalWriter.fixed(exact[index], decimals: 3, to: out)
+                }
+            } else {
+                // Seconds straight from the integer milliseconds of the cost.
+                parts += table(matrix) { index, out in
+                    let cost = matrix.cost[index]
+                    return cost == TravelMatrix.unreachable ? DecimalWriter.literal("null", to: out)
+                        : DecimalWriter.thousandths(UInt64(TurnCosts.duration(ofSearchCost: cost)), to: out)
+                }
             }
         }
         if annotations.contains("distance") {
             parts.append(bytes(",\"distances\":"))
-            parts += table(matrix) { row, column, out in
-                guard let metres = matrix.metres(row, column) else { append("null", to: &out); return }
-                fixed(metres, decimals: 2, to: &out)
+            parts += table(matrix) { index, out in
+                guard matrix.cost[index] != TravelMatrix.unreachable, let metres = matrix.distance?[index] else { return DecimalWriter.literal("null", to: out) }
+                return DecimalWriter.fixed(metres, decimals: 2, to: out)
             }
         }
         out.removeAll(keepingCapacity: false)
@@ -48,23 +56,26 @@ public enum MatrixOutput {
     /// and for annotations not asked for.
     public static func csv(_ matrix: TravelMatrix, annotations: Set<String>) -> Data {
         let durations = annotations.contains("duration"), distances = annotations.contains("distance")
-        let blocks = rowBlocks(matrix.sourceCount) { rows, out in
-            for row in rows {
-                for column in 0..<matrix.destinationCount {
-                    integer(row, to: &out); out.append(UInt8(ascii: ","))
-                    integer(column, to: &out); out.append(UInt8(ascii: ","))
-                    if durations, let seconds = matrix.duration(row, column) { fixed(seconds, decimals: 3, to: &out) }
-                    out.append(UInt8(ascii: ","))
-                    if distances, let metres = matrix.metres(row, column) { fixed(metres, decimals: 2, to: &out) }
-                    out.append(UInt8(ascii: "\n"))
-                }
+        let columns = matrix.destinationCount
+        let cellBytes = 2 * DecimalWriter.maxIntegerBytes + 2 * DecimalWriter.maxFixedBytes + 4
+        let blocks = rowBlocks(matrix.sourceCount, rowBytes: columns * cellBytes) { row, out in
+            var count = 0
+            for column in 0..<columns {
+                count += DecimalWriter.integer(UInt64(row), to: out + count); out[count] = UInt8(ascii: ","); count += 1
+                count += DecimalWriter.integer(UInt64(column), to: out + count); out[count] = UInt8(ascii: ","); count += 1
+                if durations, let seconds = matrix.duration(row, column) { count += DecimalWriter.fixed(seconds, decimals: 3, to: out + count) }
+                out[count] = UInt8(ascii: ","); count += 1
+                if distances, let metres = matrix.metres(row, column) { count += DecimalWriter.fixed(metres, decimals: 2, to: out + count) }
+                out[count] = UInt8(ascii: "\n"); count += 1
             }
+            return count
         }
         return joined([bytes("source,destination,duration_s,distance_m\n")] + blocks)
     }
 
-    /// Renders rows in blocks on all cores; the blocks in row order.
-    private static func rowBlocks(_ rows: Int, render: (Range<Int>, inout ContiguousArray<UInt8>) -> Void) -> [Bytes] {
+    /// Renders rows in blocks on all cores, each block straight into one buffer of at most `rowBytes` per row
+    /// (`render` writes a row at the pointer and returns its length); the blocks in row order.
+    private static func rowBlocks(_ rows: Int, rowBytes: Int, render: (Int, UnsafeMutablePointer<UInt8>) -> Int) -> [Bytes] {
         let workers = Parallel.workerCount
         let blockCount = max(1, min(rows, workers * 8))
         var blocks = [Bytes](repeating: Bytes(), count: blockCount)
@@ -73,7 +84,11 @@ public enum MatrixOutput {
             Parallel.run(min(workers, blockCount)) { worker in
                 var block = worker
                 while block < blockCount {
-                    render(rows * block / blockCount..<rows * (block + 1) / blockCount, &shared.pointer[block])
+                    let range = rows * block / blockCount..<rows * (block + 1) / blockCount
+                    shared.pointer[block] = Bytes(unsafeUninitializedCapacity: max(1, range.count * rowBytes)) { buffer, count in
+                        guard let base = buffer.baseAddress else { return }
+                        for row in range { count += render(row, base + count) }
+                    }
                     block += workers
                 }
             }
@@ -92,53 +107,22 @@ public enum MatrixOutput {
 
     private static func bytes(_ text: String) -> Bytes { Bytes(text.utf8) }
 
-    /// `[[cell, …], …]` as blocks of rows rendered on all cores.
-    private static func table(_ matrix: TravelMatrix, cell: (Int, Int, inout ContiguousArray<UInt8>) -> Void) -> [Bytes] {
+    /// `[[cell, …], …]` as blocks of rows rendered on all cores; `cell` writes the cell of a row-major index.
+    private static func table(_ matrix: TravelMatrix, cell: (Int, UnsafeMutablePointer<UInt8>) -> Int) -> [Bytes] {
         let columns = matrix.destinationCount
-        let blocks = rowBlocks(matrix.sourceCount) { rows, out in
-            for row in rows {
-                if row > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(UInt8(ascii: "["))
-                for column in 0..<columns {
-                    if column > 0 { out.append(UInt8(ascii: ",")) }
-                    cell(row, column, &out)
-                }
-                out.append(UInt8(ascii: "]"))
+        let blocks = rowBlocks(matrix.sourceCount, rowBytes: columns * (DecimalWriter.maxFixedBytes + 1) + 3) { row, out in
+            var count = 0
+            if row > 0 { out[count] = UInt8(ascii: ","); count += 1 }
+            out[count] = UInt8(ascii: "["); count += 1
+            for column in 0..<columns {
+                if column > 0 { out[count] = UInt8(ascii: ","); count += 1 }
+                count += cell(row * columns + column, out + count)
             }
+            out[count] = UInt8(ascii: "]"); count += 1
+            return count
         }
         return [bytes("[")] + blocks + [bytes("]")]
     }
 
     private static func append(_ text: String, to out: inout ContiguousArray<UInt8>) { out.append(contentsOf: text.utf8) }
-
-    /// A non-negative integer in decimal.
-    private static func integer(_ value: Int, to out: inout ContiguousArray<UInt8>) {
-        if value < 10 { out.append(UInt8(ascii: "0") + UInt8(value)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0, rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 && count < 20 { buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10); rest /= 10; count += 1 }
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
-        }
-    }
-
-    /// A finite value rounded to `decimals` places, trailing zeros dropped ("12.5", "7").
-    private static func fixed(_ value: Double, decimals: Int, to out: inout ContiguousArray<UInt8>) {
-        guard value.isFinite else { append("null", to: &out); return }
-        var scale = 1
-        for _ in 0..<decimals { scale *= 10 }
-        var scaled = Int((abs(value) * Double(scale)).rounded())
-        if value < 0 && scaled > 0 { out.append(UInt8(ascii: "-")) }
-        integer(scaled / scale, to: &out)
-        scaled %= scale
-        guard scaled > 0 else { return }
-        out.append(UInt8(ascii: "."))
-        var divisor = scale / 10
-        while scaled > 0 && divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(scaled / divisor))
-            scaled %= divisor
-            divisor /= 10
-        }
-    }
 }

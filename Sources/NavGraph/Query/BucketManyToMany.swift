@@ -35,8 +35,8 @@ public final class BucketManyToMany {
     public func compute(sources: [Snap?], destinations: [Snap?]) -> TravelMatrix {
         let graph = router.graph
         let planner = RoutePlanner(graph: graph, costs: router.costs)
-        let sourcePoints = sources.map { $0.map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) } }
-        let targetPoints = destinations.map { $0.map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) } }
+        let sourcePoints = matrixPoints(sources, planner: planner)
+        let targetPoints = Self.samePoints(sources, destinations) ? sourcePoints : matrixPoints(destinations, planner: planner)
         let rows = sources.count, columns = destinations.count
         let width = attributes?.width ?? 0
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: rows * columns)
@@ -123,6 +123,28 @@ public final class BucketManyToMany {
             }
         }
         return matrix
+    }
+
+    /// Each snap's search starts, computed on all cores.
+    private func matrixPoints(_ snaps: [Snap?], planner: RoutePlanner) -> [MatrixPoint?] {
+        var points = [MatrixPoint?](repeating: nil, count: snaps.count)
+        points.withUnsafeMutableBufferPointer { buffer in
+            let out = SharedBuffer(buffer), workers = min(Parallel.workerCount, max(1, snaps.count))
+            Parallel.run(workers) { worker in
+                for index in stride(from: worker, to: snaps.count, by: workers) {
+                    out.pointer[index] = snaps[index].map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) }
+                }
+            }
+        }
+        return points
+    }
+
+    /// Whether the destinations are the sources (a square table of one point list): their search starts are shared.
+    private static func samePoints(_ sources: [Snap?], _ destinations: [Snap?]) -> Bool {
+        sources.count == destinations.count && zip(sources, destinations).allSatisfy { a, b in
+            guard let a, let b else { return a == nil && b == nil }
+            return a.edge == b.edge && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
+        }
     }
 
     /// The sweep engine when it is asked for or, under `automatic`, when its cost (every source sweeps the
@@ -302,18 +324,12 @@ final class BucketStore: @unchecked Sendable {
     /// Only one thread at a time may ask for the nodes of one target's tree.
     func treeValue(_ node: Int, memo: ArcValueMemo?, scratch chain: inout ContiguousArray<Int32>) -> UnsafePointer<Double> {
         if let memo, !treeSummed[node] {
-            chain.removeAll(keepingCapacity: true)
-            var current = node
-            while !treeSummed[current] && treeParent[current] >= 0 {
-                chain.append(Int32(current))
-                current = Int(treeParent[current])
-            }
-            var index = chain.count - 1
-            while index >= 0 {
-                let child = Int(chain[index]), parent = Int(treeParent[child])
+            let treeParent = self.treeParent, treeArc = self.treeArc, treeLow = self.treeLow
+            let treeSummed = self.treeSummed, treeValues = self.treeValues, width = self.width
+            sumDownTree(from: node, chain: &chain, parent: { treeSummed[$0] || treeParent[$0] < 0 ? nil : Int(treeParent[$0]) }) { child in
+                let parent = Int(treeParent[child])
                 memo.add(arc: Int(treeArc[child]), low: Int(treeLow[child]), up: false, to: treeValues + parent * width, into: treeValues + child * width)
                 treeSummed[child] = true
-                index -= 1
             }
         }
         return UnsafePointer(treeValues + node * width)

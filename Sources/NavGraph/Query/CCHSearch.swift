@@ -84,23 +84,9 @@ public final class CCHSearch: ShortestPathSearch {
     private func relax(_ nodes: ContiguousArray<Int32>, distance: UnsafeMutableBufferPointer<UInt32>,
                        predecessorArc: UnsafeMutableBufferPointer<Int32>, predecessorNode: UnsafeMutableBufferPointer<Int32>,
                        weights: UnsafeBufferPointer<UInt32>) {
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        for node32 in nodes {
-            let node = Int(node32)
-            let base = distance[node]
-            if base >= CCHMetric.infinity { continue }
-            let begin = Int(firstUp[node]), end = Int(firstUp[node + 1])
-            for arc in begin..<end {
-                let weight = weights[arc]
-                if weight >= CCHMetric.infinity { continue }
-                let head = Int(upHead[arc])
-                let candidate = base &+ weight
-                if candidate < distance[head] {
-                    distance[head] = candidate
-                    predecessorArc[head] = Int32(arc)
-                    predecessorNode[head] = node32
-                }
-            }
+        cch.relaxUpward(nodes, labels: distance, weights: weights) { head, arc, tail in
+            predecessorArc[head] = Int32(arc)
+            predecessorNode[head] = tail
         }
     }
 

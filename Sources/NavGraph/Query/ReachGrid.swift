@@ -19,11 +19,14 @@ public struct ReachGrid: Sendable {
     mutating func mark(_ point: Coordinate, _ time: Float) {
         let x = (point.lon - originLon) / cellLon, y = (point.lat - originLat) / cellLat
         let i = Int(x.rounded(.down)), j = Int(y.rounded(.down))
-        for (di, dj) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-            let a = i + di, b = j + dj
-            guard a >= 0, b >= 0, a < columns, b < rows else { continue }
-            let index = b * columns + a
-            if time < minutes[index] { minutes[index] = time }
+        let columns = self.columns, rows = self.rows
+        minutes.withUnsafeMutableBufferPointer { minutes in
+            for b in j...j + 1 where b >= 0 && b < rows {
+                for a in i...i + 1 where a >= 0 && a < columns {
+                    let index = b * columns + a
+                    if time < minutes[index] { minutes[index] = time }
+                }
+            }
         }
     }
 
@@ -42,7 +45,9 @@ enum ReachRasterizer {
                           limitMinutes: Double, cellMetres: Double) -> ReachGrid {
         let limit = limitMinutes * 60_000
         let label = sweep.label
-        let snappedPartial = Dictionary(uniqueKeysWithValues: sweep.snapped.map { ($0.node, $0.partial) })
+        // The snapped edge's directions (at most a few nodes): a list, not a table, since every node asks.
+        let snapped = sweep.snapped
+        func snappedPartial(_ node: Int) -> UInt32? { snapped.first { $0.node == node }?.partial }
         // Bounding box of the edges reached in time (their shape points), to size the grid.
         var minLat = snap.point.lat, maxLat = snap.point.lat, minLon = snap.point.lon, maxLon = snap.point.lon
         var reached: [Int] = []
@@ -57,7 +62,7 @@ enum ReachRasterizer {
             } else {
                 start = value < CCHMetric.infinity ? Double(value) - Double(weight) : .infinity
             }
-            guard start <= limit || snappedPartial[node] != nil else { continue }
+            guard start <= limit || snappedPartial(node) != nil else { continue }
             reached.append(node)
             let edge = Int(graph.routingEdge[node]) >> 1
             for shape in Int(graph.edgeShapeFirst[edge])..<Int(graph.edgeShapeFirst[edge + 1]) {
@@ -77,15 +82,15 @@ enum ReachRasterizer {
                              columns: columns, rows: rows, minutes: ContiguousArray(repeating: .infinity, count: columns * rows))
         let step = cell / 4
         let costs = EdgeCostModel(graph: graph)
-        for node in reached {
+        func sample(_ node: Int, into grid: inout ReachGrid) {
             let d = Int(graph.routingEdge[node])
             let weight = Double(metric.nodeWeight[node])
             let segments = costs.segments(directedEdge: d, traffic: metric.traffic)
             let totalTime = segments.reduce(0.0) { $0 + $1.current }
-            guard totalTime.isFinite, totalTime > 0 else { continue }
+            guard totalTime.isFinite, totalTime > 0 else { return }
             let scale = weight / totalTime   // ms of the metric per ms of segment time
             let value = label[node] < CCHMetric.infinity ? Double(TurnCosts.duration(ofSearchCost: label[node])) : .infinity
-            let snapPartial = snappedPartial[node].map(Double.init)
+            let snapPartial = snappedPartial(node).map(Double.init)
             let snapPosition = snapPartial == nil ? 0 : (d & 1 == 0 ? snap.offset : graph.edgeLength[d >> 1] - snap.offset)
             /// ms at which the point `elapsed` ms of metric time into the edge is reached (or from which the snap is reached).
             func time(elapsed: Double, metres: Double) -> Double {
@@ -114,6 +119,30 @@ enum ReachRasterizer {
                 }
                 travelled += segment.length
                 elapsed += segmentTime
+            }
+        }
+        // Edges are sampled on all cores, each into its own grid, merged by minimum (when the grids are small).
+        let workers = grid.minutes.count <= 4_000_000 && reached.count >= 2048 ? Parallel.workerCount : 1
+        if workers == 1 {
+            for node in reached { sample(node, into: &grid) }
+            return grid
+        }
+        var grids = (0..<workers).map { _ in
+            var copy = grid
+            copy.minutes = ContiguousArray(repeating: .infinity, count: grid.minutes.count)
+            return copy
+        }
+        grids.withUnsafeMutableBufferPointer { buffer in
+            let shared = SharedBuffer(buffer)
+            Parallel.run(workers) { worker in
+                for index in stride(from: worker, to: reached.count, by: workers) { sample(reached[index], into: &shared.pointer[worker]) }
+            }
+        }
+        grid.minutes.withUnsafeMutableBufferPointer { minutes in
+            for other in grids {
+                other.minutes.withUnsafeBufferPointer { values in
+                    for index in 0..<minutes.count where values[index] < minutes[index] { minutes[index] = values[index] }
+                }
             }
         }
         return grid

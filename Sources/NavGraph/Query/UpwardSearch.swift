@@ -107,38 +107,15 @@ final class UpwardSearch {
                 if width > 1 { values[start.node * width + 1] = start.values.1 }
             }
         }
-        let firstUp = cch.firstUp, upHead = cch.upHead
         if tracking {
-            for node32 in nodes {
-                let node = Int(node32)
-                let base = label[node]
-                if base >= CCHMetric.infinity { continue }
-                for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
-                    let weight = weights[arc]
-                    if weight >= CCHMetric.infinity { continue }
-                    let head = Int(upHead[arc])
-                    let candidate = base &+ weight
-                    if candidate < label[head] {
-                        label[head] = candidate
-                        parentArc[head] = Int32(arc)
-                        parentNode[head] = node32
-                    }
-                }
+            let parentArc = self.parentArc, parentNode = self.parentNode
+            cch.relaxUpward(nodes, labels: label, weights: weights) { head, arc, tail in
+                parentArc[head] = Int32(arc)
+                parentNode[head] = tail
             }
             for start in starts where parentArc[start.node] < 0 { summed[start.node] = true }
         } else {
-            for node32 in nodes {
-                let node = Int(node32)
-                let base = label[node]
-                if base >= CCHMetric.infinity { continue }
-                for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
-                    let weight = weights[arc]
-                    if weight >= CCHMetric.infinity { continue }
-                    let head = Int(upHead[arc])
-                    let candidate = base &+ weight
-                    if candidate < label[head] { label[head] = candidate }
-                }
-            }
+            cch.relaxUpward(nodes, labels: label, weights: weights) { _, _, _ in }
         }
     }
 
@@ -146,19 +123,11 @@ final class UpwardSearch {
     /// from the nearest summed ancestor in the tree, arc by arc as `values[parent] + arc`, each node once per search.
     /// `up` says how the arcs are driven: up for a forward search, down for a backward one.
     func pathValue(of node: Int, memo: ArcValueMemo, up: Bool) -> UnsafePointer<Double> {
-        let values = valueBase
-        chain.removeAll(keepingCapacity: true)
-        var current = node
-        while !summed[current] && parentArc[current] >= 0 {
-            chain.append(Int32(current))
-            current = Int(parentNode[current])
-        }
-        var index = chain.count - 1
-        while index >= 0 {
-            let child = Int(chain[index]), low = Int(parentNode[child])
+        let values = valueBase, width = self.width, summed = self.summed, parentArc = self.parentArc, parentNode = self.parentNode
+        sumDownTree(from: node, chain: &chain, parent: { summed[$0] || parentArc[$0] < 0 ? nil : Int(parentNode[$0]) }) { child in
+            let low = Int(parentNode[child])
             memo.add(arc: Int(parentArc[child]), low: low, up: up, to: values + low * width, into: values + child * width)
             summed[child] = true
-            index -= 1
         }
         return UnsafePointer(values + node * width)
     }

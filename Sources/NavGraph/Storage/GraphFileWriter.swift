@@ -1,3 +1,4 @@
+import CChecksum
 import Foundation
 
 /// Layout constants of the navgraph file: a header, a section table, then 64-byte aligned sections.
@@ -66,7 +67,7 @@ public struct GraphFileWriter {
             appendInteger(UInt64(offset), to: &table)
             appendInteger(UInt64(section.byteCount), to: &table)
             var checksum: UInt32 = 0
-            try section.withBytes { checksum = crc32($0) }
+            try section.withBytes { checksum = navgraph_crc32(0, $0.baseAddress, $0.count) }
             appendInteger(checksum, to: &table)
             appendInteger(UInt32(section.elementSize), to: &table)
             layout.append((offset, section))
@@ -75,7 +76,7 @@ public struct GraphFileWriter {
         var header = Data(GraphFileFormat.magic)
         appendInteger(GraphFileFormat.version, to: &header)
         appendInteger(UInt32(sections.count), to: &header)
-        appendInteger(table.withUnsafeBytes { crc32($0) }, to: &header)
+        appendInteger(table.withUnsafeBytes { navgraph_crc32(0, $0.baseAddress, $0.count) }, to: &header)
         appendInteger(UInt32(0), to: &header)
 
         var output = try AtomicFileOutput(path: path)

@@ -1,6 +1,8 @@
+import CChecksum
 import Foundation
 
-/// A navgraph file mapped read-only into memory; sections are read in place, never parsed.
+/// A navgraph file mapped read-only into memory; sections are read in place, never parsed, and checksummed
+/// before their first use.
 public final class MappedGraphFile: @unchecked Sendable {
     /// One entry of the section table.
     public struct Section: Sendable {
@@ -17,9 +19,17 @@ public final class MappedGraphFile: @unchecked Sendable {
     public let fileSize: Int
     private let base: UnsafeMutableRawPointer
 
-    /// Maps the file and checks magic, version, sizes and every checksum.
+    /// Whether sections are checksummed before their first use.
+    public let verifiesChecksums: Bool
+    private let verifiedLock = NSLock()
+    private var verified: Set<String> = []
+
+    /// Maps the file and checks magic, version, sizes and the section table's checksum. With `verifyChecksums`,
+    /// a section's checksum is checked before its first use (`verify`, `array`, `bytes`), so a command reads and
+    /// checks only the sections it uses; a mismatch throws there, naming the section.
     public init(path: String, verifyChecksums: Bool = true) throws {
         self.path = path
+        verifiesChecksums = verifyChecksums
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw NavGraphError("\(path): cannot open graph file (\(String(cString: strerror(errno))))") }
         defer { close(descriptor) }
@@ -35,12 +45,6 @@ public final class MappedGraphFile: @unchecked Sendable {
         base = mapping
         do {
             (sections, sectionOrder) = try Self.readTable(base: UnsafeRawPointer(mapping), fileSize: fileSize, path: path)
-            if verifyChecksums {
-                let computed = Self.checksums(of: sectionOrder, base: UnsafeRawPointer(mapping))
-                for (section, actual) in zip(sectionOrder, computed) where actual != section.crc {
-                    throw NavGraphError("\(path): checksum mismatch in section '\(section.name)' (stored \(String(section.crc, radix: 16)), computed \(String(actual, radix: 16))); the file is corrupt")
-                }
-            }
         } catch {
             munmap(mapping, fileSize)
             throw error
@@ -49,23 +53,54 @@ public final class MappedGraphFile: @unchecked Sendable {
 
     deinit { munmap(base, fileSize) }
 
-    /// CRC-32 of every section, on all cores (sections dealt out largest first to the least loaded core).
-    private static func checksums(of sections: [Section], base: UnsafeRawPointer) -> [UInt32] {
-        let workers = Parallel.workerCount
-        var assigned = [[Int]](repeating: [], count: workers), load = [Int](repeating: 0, count: workers)
-        for index in sections.indices.sorted(by: { sections[$0].length > sections[$1].length }) {
-            let worker = load.indices.min { load[$0] < load[$1] } ?? 0
-            assigned[worker].append(index)
-            load[worker] += sections[index].length
+    /// Checks the checksums of the named sections (those not checked yet; unknown names are left to `array`),
+    /// on all cores. Throws for the first mismatching section in file order. Does nothing without verification.
+    public func verify(_ names: [String]) throws {
+        guard verifiesChecksums else { return }
+        verifiedLock.lock()
+        let wanted = Set(names).subtracting(verified)
+        verifiedLock.unlock()
+        let pending = sectionOrder.filter { wanted.contains($0.name) }
+        if pending.isEmpty { return }
+        let computed = Self.checksums(of: pending, base: UnsafeRawPointer(base))
+        for (section, actual) in zip(pending, computed) where actual != section.crc {
+            throw NavGraphError("\(path): checksum mismatch in section '\(section.name)' (stored \(String(section.crc, radix: 16)), computed \(String(actual, radix: 16))); the file is corrupt")
         }
-        var result = [UInt32](repeating: 0, count: sections.count)
-        result.withUnsafeMutableBufferPointer { buffer in
-            let out = SharedBuffer(buffer)
+        verifiedLock.lock()
+        verified.formUnion(pending.map(\.name))
+        verifiedLock.unlock()
+    }
+
+    /// Checks every section's checksum (what a reader that uses all of them would check).
+    public func verifyAll() throws { try verify(sectionOrder.map(\.name)) }
+
+    /// CRC-32 of every given section, on all cores: sections are cut into pieces of at most `pieceSize` bytes, the
+    /// pieces dealt out to the workers in turn, and each section's pieces combined.
+    static func checksums(of sections: [Section], base: UnsafeRawPointer) -> [UInt32] {
+        let pieceSize = 1 << 20
+        var pieces: [(section: Int, offset: Int, length: Int)] = []
+        for (index, section) in sections.enumerated() {
+            var offset = 0
+            repeat {
+                let length = min(pieceSize, section.length - offset)
+                pieces.append((index, section.offset + offset, length))
+                offset += length
+            } while offset < section.length
+        }
+        var pieceCRC = [UInt32](repeating: 0, count: pieces.count)
+        pieceCRC.withUnsafeMutableBufferPointer { buffer in
+            let out = SharedBuffer(buffer), workers = min(Parallel.workerCount, pieces.count)
             Parallel.run(workers) { worker in
-                for index in assigned[worker] {
-                    out.pointer[index] = crc32(UnsafeRawBufferPointer(start: base + sections[index].offset, count: sections[index].length))
+                for index in stride(from: worker, to: pieces.count, by: workers) {
+                    out.pointer[index] = navgraph_crc32(0, base + pieces[index].offset, pieces[index].length)
                 }
             }
+        }
+        var result = [UInt32](repeating: 0, count: sections.count)
+        var first = [Bool](repeating: true, count: sections.count)
+        for (piece, crc) in zip(pieces, pieceCRC) {
+            result[piece.section] = first[piece.section] ? crc : navgraph_crc32_combine(result[piece.section], crc, piece.length)
+            first[piece.section] = false
         }
         return result
     }
@@ -84,7 +119,7 @@ public final class MappedGraphFile: @unchecked Sendable {
             throw NavGraphError("\(path): section table runs past the end of the file (truncated?)")
         }
         let table = UnsafeRawBufferPointer(start: base + GraphFileFormat.headerSize, count: tableSize)
-        guard crc32(table) == tableCRC else { throw NavGraphError("\(path): checksum mismatch in the section table; the file is corrupt") }
+        guard navgraph_crc32(0, table.baseAddress, table.count) == tableCRC else { throw NavGraphError("\(path): checksum mismatch in the section table; the file is corrupt") }
         var byName: [String: Section] = [:]
         var order: [Section] = []
         for index in 0..<count {
@@ -108,6 +143,7 @@ public final class MappedGraphFile: @unchecked Sendable {
     /// Typed view of a section; throws if it is missing or its size does not fit the element type.
     public func array<Element: BitwiseCopyable>(_ name: String, of type: Element.Type = Element.self) throws -> UnsafeBufferPointer<Element> {
         guard let section = sections[name] else { throw NavGraphError("\(path): missing section '\(name)'") }
+        try verify([name])
         let stride = MemoryLayout<Element>.stride
         guard section.elementSize == stride, section.length % stride == 0 else {
             throw NavGraphError("\(path): section '\(name)' has element size \(section.elementSize), expected \(stride)")
@@ -119,6 +155,7 @@ public final class MappedGraphFile: @unchecked Sendable {
     /// Raw bytes of a section.
     public func bytes(_ name: String) throws -> UnsafeRawBufferPointer {
         guard let section = sections[name] else { throw NavGraphError("\(path): missing section '\(name)'") }
+        try verify([name])
         return UnsafeRawBufferPointer(start: base + section.offset, count: section.length)
     }
 }

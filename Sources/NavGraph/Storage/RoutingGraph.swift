@@ -127,66 +127,88 @@ public final class RoutingGraph: @unchecked Sendable {
         try validate()
     }
 
-    /// Cross-checks array sizes so that a consistent-checksum but inconsistent file cannot cause out-of-bounds reads.
+    /// Cross-checks array sizes and contents so that a consistent-checksum but inconsistent file cannot cause
+    /// out-of-bounds reads.
     private func validate() throws {
-        let edges = edgeFrom.count, routing = routingEdge.count
+        let edges = edgeFrom.count, routing = routingEdge.count, nodes = nodeOSMID.count
         let checks: [(String, Bool)] = [
             ("edge arrays", [edgeTo.count, edgeLength.count, edgeTimeForward.count, edgeTimeBackward.count, edgeClass.count,
                              edgeFlags.count, edgeMaxspeed.count, edgeName.count, edgeRef.count, edgeWay.count].allSatisfy { $0 == edges }),
             ("edge shape", edgeShapeFirst.count == edges + 1 && Int(edgeShapeFirst.last ?? 0) == shapeLatE7.count),
             ("shape arrays", shapeLonE7.count == shapeLatE7.count && shapeOSMNode.count == shapeLatE7.count),
             ("routing arrays", routingNodeOfEdge.count == 2 * edges && routingComponent.count == routing && cch.parent.count == routing),
-            ("routing edges", routingEdge.allSatisfy { Int($0) < 2 * edges } && routingNodeOfEdge.allSatisfy { Int($0) < routing }),
             ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count
                 && turnCost.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
             ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count
                 && freeFlowMetric.forwardVia.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
-            ("guidance", nodeControl.count == nodeOSMID.count && nodeExitRef.count == nodeOSMID.count && shapeControl.count == shapeLatE7.count
-                && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0
-                && edgeGuide.allSatisfy { Int($0) < guideFields.count / GuideRecord.fieldCount }
-                && guideFields.indices.allSatisfy { $0 % GuideRecord.fieldCount == GuideRecord.laneCounts || Int(guideFields[$0]) + 1 < stringOffsets.count }
-                && nodeExitRef.allSatisfy { Int($0) + 1 < stringOffsets.count }),
-            ("junctions", junctionFirstOut.count == nodeOSMID.count + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count
-                && junctionOut.allSatisfy { Int($0) < 2 * edges }),
+            ("guidance", nodeControl.count == nodes && nodeExitRef.count == nodes && shapeControl.count == shapeLatE7.count
+                && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0),
+            ("junctions", junctionFirstOut.count == nodes + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count),
             ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
-            ("limits", limitValues.count == limitEdge.count * VehicleLimits.count && limitEdge.allSatisfy { Int($0) < edges }),
+            ("limits", limitValues.count == limitEdge.count * VehicleLimits.count),
+            ("offsets", edgeShapeFirst.first == 0 && stringOffsets.first == 0 && cch.turnFirstOut.first == 0 && cch.firstUp.first == 0
+                && gridFirst.first == 0),
+            ("strings", stringOffsets.count >= 2 && Int(stringOffsets.last ?? 0) <= stringBytes.count),
         ]
         for (name, ok) in checks where !ok { throw NavGraphError("\(file.path): inconsistent \(name) in graph file", code: .badFile) }
-        // Offsets ascend and indices stay in range (found by fuzzing graph files: a descending grid offset trapped the snapper).
-        func ascending(_ offsets: UnsafeBufferPointer<UInt32>) -> Bool {
-            offsets.first == 0 && zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }
-        }
-        func below(_ values: UnsafeBufferPointer<UInt32>, _ limit: Int) -> Bool { values.allSatisfy { Int($0) < limit } }
-        let strings = stringOffsets.count - 1, arcs = cch.upHead.count
-        let contents: [(String, () -> Bool)] = [
-            ("edge shape offsets", { ascending(self.edgeShapeFirst) && zip(self.edgeShapeFirst, self.edgeShapeFirst.dropFirst()).allSatisfy { $1 - $0 >= 2 } }),
-            ("edge nodes", { below(self.edgeFrom, self.nodeOSMID.count) && below(self.edgeTo, self.nodeOSMID.count) }),
-            ("strings", { strings >= 1 && ascending(self.stringOffsets) && Int(self.stringOffsets.last ?? 0) <= self.stringBytes.count
-                          && below(self.edgeName, strings) && below(self.edgeRef, strings) }),
-            ("turn graph", { ascending(self.cch.turnFirstOut) && below(self.cch.turnHead, routing)
-                             && self.cch.inputArc.allSatisfy { $0 == UInt32.max || Int($0 >> 1) < arcs } }),
-            ("hierarchy", { ascending(self.cch.firstUp) && below(self.cch.upHead, routing)
-                            && self.cch.parent.indices.allSatisfy { self.cch.parent[$0] == -1 || (Int(self.cch.parent[$0]) > $0 && Int(self.cch.parent[$0]) < routing) }
-                            && (0..<routing).allSatisfy { node in
-                                (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy { Int(self.cch.upHead[$0]) > node } } }),
-            // A shortcut's middle node lies below its lower end, so unpacking always descends and ends. The scans run
-            // in parallel, so this one checks the offsets it walks itself (fuzzing: a descending firstUp trapped here).
-            ("metric", { ascending(self.cch.firstUp) && (0..<routing).allSatisfy { node in
-                (Int(self.cch.firstUp[node])..<Int(self.cch.firstUp[node + 1])).allSatisfy {
-                    Int(self.freeFlowMetric.forwardVia[$0]) < node && Int(self.freeFlowMetric.backwardVia[$0]) < node } } }),
-            ("grid", { ascending(self.gridFirst) && self.gridSegment.allSatisfy { Int($0) + 1 < self.shapeLatE7.count } }),
+        // Contents: offsets ascend and indices stay in range (found by fuzzing graph files: a descending grid offset
+        // trapped the snapper). Every scan checks a piece of its array and reads nothing another scan must check first
+        // (fuzzing: a descending firstUp trapped a parallel scan that walked it), so the pieces run on all cores.
+        let strings = stringOffsets.count - 1, arcs = cch.upHead.count, records = guideFields.count / GuideRecord.fieldCount
+        let shapes = shapeLatE7.count
+        typealias Scan = (name: String, count: Int, check: (Range<Int>) -> Bool)
+        let scans: [Scan] = [
+            ("routing edges", routing, { ArrayScan.below(self.routingEdge, $0, 2 * edges) }),
+            ("routing edges", 2 * edges, { ArrayScan.below(self.routingNodeOfEdge, $0, routing) }),
+            ("guidance", edges, { ArrayScan.below(self.edgeGuide, $0, records) }),
+            ("guidance", nodes, { ArrayScan.below(self.nodeExitRef, $0, strings) }),
+            ("guidance", guideFields.count, { range in
+                range.allSatisfy { $0 % GuideRecord.fieldCount == GuideRecord.laneCounts || Int(self.guideFields[$0]) < strings } }),
+            ("junctions", junctionOut.count, { ArrayScan.below(self.junctionOut, $0, 2 * edges) }),
+            ("junctions", ArrayScan.pairCount(junctionFirstOut), { ArrayScan.ascending(self.junctionFirstOut, $0) }),
+            ("limits", limitEdge.count, { ArrayScan.below(self.limitEdge, $0, edges) }),
+            ("edge shape offsets", ArrayScan.pairCount(edgeShapeFirst), { ArrayScan.ascending(self.edgeShapeFirst, $0, gap: 2) }),
+            ("edge nodes", edges, { ArrayScan.below(self.edgeFrom, $0, nodes) && ArrayScan.below(self.edgeTo, $0, nodes) }),
+            ("strings", ArrayScan.pairCount(stringOffsets), { ArrayScan.ascending(self.stringOffsets, $0) }),
+            ("strings", edges, { ArrayScan.below(self.edgeName, $0, strings) && ArrayScan.below(self.edgeRef, $0, strings) }),
+            ("turn graph", ArrayScan.pairCount(cch.turnFirstOut), { ArrayScan.ascending(self.cch.turnFirstOut, $0) }),
+            ("turn graph", cch.turnHead.count, { range in
+                ArrayScan.below(self.cch.turnHead, range, routing)
+                    && range.allSatisfy { self.cch.inputArc[$0] == UInt32.max || Int(self.cch.inputArc[$0] >> 1) < arcs } }),
+            ("hierarchy", routing, { range in
+                range.allSatisfy { self.cch.parent[$0] == -1 || (Int(self.cch.parent[$0]) > $0 && Int(self.cch.parent[$0]) < routing) } }),
+            // Per node: its arcs' range is in order and in bounds (checked here, not by another scan), their heads lie
+            // above it, and a shortcut's middle node below it, so unpacking always descends and ends.
+            ("hierarchy", routing, { range in
+                let firstUp = self.cch.firstUp, upHead = self.cch.upHead
+                let forwardVia = self.freeFlowMetric.forwardVia, backwardVia = self.freeFlowMetric.backwardVia
+                for node in range {
+                    let begin = Int(firstUp[node]), end = Int(firstUp[node + 1])
+                    guard begin <= end, end <= arcs else { return false }
+                    var violations: UInt32 = 0
+                    for arc in begin..<end {
+                        violations |= Int(upHead[arc]) <= node || Int(upHead[arc]) >= routing ? 1 : 0
+                        violations |= Int(forwardVia[arc]) >= node || Int(backwardVia[arc]) >= node ? 1 : 0
+                    }
+                    if violations != 0 { return false }
+                }
+                return true
+            }),
+            ("grid", ArrayScan.pairCount(gridFirst), { ArrayScan.ascending(self.gridFirst, $0) }),
+            ("grid", gridSegment.count, { ArrayScan.below(self.gridSegment, $0, shapes - 1) }),
         ]
-        // The scans are independent: run them on all cores (they are a large part of loading a big file).
-        var passed = [Bool](repeating: false, count: contents.count)
+        var jobs: [(scan: Int, range: Range<Int>)] = []
+        for (index, scan) in scans.enumerated() { jobs += ArrayScan.pieces(scan.count).map { (index, $0) } }
+        var passed = [Bool](repeating: false, count: jobs.count)
         passed.withUnsafeMutableBufferPointer { buffer in
             let out = SharedBuffer(buffer), workers = Parallel.workerCount
             Parallel.run(workers) { worker in
-                for index in stride(from: worker, to: contents.count, by: workers) { out.pointer[index] = contents[index].1() }
+                for job in stride(from: worker, to: jobs.count, by: workers) { out.pointer[job] = scans[jobs[job].scan].check(jobs[job].range) }
             }
         }
-        for (index, (name, _)) in contents.enumerated() where !passed[index] {
-            throw NavGraphError("\(file.path): inconsistent \(name) in graph file", code: .badFile)
+        for (job, ok) in zip(jobs, passed) where !ok {
+            throw NavGraphError("\(file.path): inconsistent \(scans[job.scan].name) in graph file", code: .badFile)
         }
     }
 
