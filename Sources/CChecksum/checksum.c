@@ -1,11 +1,24 @@
 // The graph file's section checksums: ISA-L's crc32_gzip_refl computes zlib's CRC-32; zlib combines pieces.
 #include <isa-l/crc.h>
+#include <immintrin.h>
 #include <zlib.h>
 #include "CChecksum.h"
 
+// ISA-L's AVX-512 kernels return with the upper halves of the vector registers dirty; Swift's floating-point code
+// (legacy SSE encoding) then pays a penalty on every instruction (measured: haversine-heavy matrix work 3x slower).
+__attribute__((target("avx"))) static void clear_upper_registers(void) { _mm256_zeroupper(); }
+
+static int has_avx(void) {
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("avx") ? 1 : 0;
+    return known;
+}
+
 uint32_t navgraph_crc32(uint32_t crc, const void *bytes, size_t count) {
     if (count == 0) return crc;
-    return crc32_gzip_refl(crc, (const unsigned char *)bytes, (uint64_t)count);
+    uint32_t result = crc32_gzip_refl(crc, (const unsigned char *)bytes, (uint64_t)count);
+    if (has_avx()) clear_upper_registers();
+    return result;
 }
 
 uint32_t navgraph_crc32_combine(uint32_t first, uint32_t second, size_t second_count) {
