@@ -52,10 +52,10 @@ enum MatrixCommand {
         let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let loaded = clock.now
         let skip = arguments.flags.contains("skip-unsnappable")
-        func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [Snap?] {
+        func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [SnapCandidates?] {
             try points.enumerated().map { index, point in
                 do {
-                    return try router.snap(point.coordinate, index: index, options: options, metric: metric)
+                    return try router.snapCandidates(point.coordinate, index: index, options: options, metric: metric)
                 } catch let error as NavGraphError {
                     if skip { return nil }
                     let reason = error.message.replacingOccurrences(of: "waypoint \(index + 1) ", with: "point ")
@@ -63,8 +63,12 @@ enum MatrixCommand {
                 }
             }
         }
-        let sources = try snapAll(sourcePoints, path: sourcesPath)
-        let destinations = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") } ?? sources
+        let sourceCandidates = try snapAll(sourcePoints, path: sourcesPath)
+        let destinationCandidates = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") }
+        // All points nearest to one small component: the matrix is answered inside it (OSRM's table does the same).
+        let together = SmallComponentRule.snaps(sourceCandidates + (destinationCandidates ?? []))
+        let sources = Array(together.prefix(sourceCandidates.count))
+        let destinations = destinationCandidates == nil ? sources : Array(together.dropFirst(sourceCandidates.count))
         let skipped = sources.filter { $0 == nil }.count + (destinationPoints == nil ? 0 : destinations.filter { $0 == nil }.count)
         let snapped = clock.now
         var carried: PathAttributeSet = []
