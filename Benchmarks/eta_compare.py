@@ -15,13 +15,10 @@ Usage (the OSRM bindings need Python >= 3.12: the venv made by Tools/setup_peers
 Writes the JSON result and prints a Markdown table (the one in Benchmarks/ETA.md) to stdout.
 """
 import argparse
-import csv
 import json
 import os
 import platform
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,72 +27,21 @@ REPO = Path(__file__).resolve().parents[1]
 WORK = REPO / "Benchmarks" / "work" / "eta"
 DATA = Path(os.environ.get("NAVGRAPH_DATA", REPO.parent / "shared" / "data"))
 
-import osrm as osrm_py  # noqa: E402  (osrm-bindings wheel)
+sys.path.insert(0, str(REPO / "Benchmarks" / "peers"))
+from pair_routes import compare, log, osrm_py, osrm_routes, read_route_csv, run  # noqa: E402
+import pair_routes  # noqa: E402
 
-OSRM_PKG = Path(osrm_py.__file__).parent
 TARGETS = {"duration_median": 0.05, "distance_median": 0.02, "p90": 0.15}
 LONG_M = 1000.0  # the second set of figures: pairs whose OSRM route is at least this long
 
 
-def log(*args):
-    print(*args, file=sys.stderr, flush=True)
-
-
-def run(cmd, **kw):
-    log("$", " ".join(map(str, cmd)))
-    subprocess.run([str(c) for c in cmd], check=True, **kw)
-
-
-def percentile(values, p):
-    s = sorted(values)
-    if not s:
-        return None
-    k = max(0, min(len(s) - 1, int(-(-p * len(s) // 100)) - 1))
-    return s[k]
-
-
 def make_pairs(pbf, n, seed):
-    out = WORK / "pairs" / f"{pbf.stem.replace('.osm', '')}-{n}-{seed}.csv"
-    if not out.exists():
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with open(out.with_suffix(".tmp"), "w") as f:
-            run([sys.executable, REPO / "Tools" / "make_pairs.py", pbf, n, seed], stdout=f)
-        out.with_suffix(".tmp").rename(out)
-    with open(out) as f:
-        pairs = [tuple(float(x) for x in line.split(",")) for line in f if line.strip()]
-    return out, pairs
+    return pair_routes.make_pairs(WORK / "pairs", pbf, n, seed)
 
 
 def osrm_data(pbf, name):
     """CH data for the extract, built once with the wheel's car.lua."""
-    d = WORK / "osrm" / name
-    base = d / f"{name}.osrm"
-    if (d / "done").exists():
-        return base
-    shutil.rmtree(d, ignore_errors=True)
-    d.mkdir(parents=True)
-    (d / f"{name}.osm.pbf").symlink_to(pbf)
-    bins = OSRM_PKG / "bin"
-    with open(d / "build.log", "w") as logf:
-        run([bins / "osrm-extract", "-p", OSRM_PKG / "share" / "profiles" / "car.lua", f"{name}.osm.pbf"], cwd=d, stdout=logf, stderr=subprocess.STDOUT)
-        run([bins / "osrm-contract", f"{name}.osrm"], cwd=d, stdout=logf, stderr=subprocess.STDOUT)
-    (d / "done").write_text("ok\n")
-    return base
-
-
-def osrm_routes(base, pairs):
-    engine = osrm_py.OSRM(algorithm="CH", storage_config=str(base), use_shared_memory=False)
-    out = []
-    for p in pairs:
-        params = osrm_py.RouteParameters(coordinates=[(p[0], p[1]), (p[2], p[3])], overview="false")
-        try:
-            res = engine.Route(params)
-            r = res["routes"][0] if res["code"] == "Ok" and res["routes"] else None
-            out.append((float(r["distance"]), float(r["duration"])) if r else None)
-        except Exception:  # NoRoute / NoSegment raise
-            out.append(None)
-    del engine
-    return out
+    return pair_routes.osrm_data(WORK / "osrm" / name, pbf, name, "car")
 
 
 def navgraph_routes(binary, label, pbf, name, pairs_file):
@@ -106,24 +52,7 @@ def navgraph_routes(binary, label, pbf, name, pairs_file):
         run([binary, "import", pbf, "-o", graph], stderr=logf, stdout=logf)
     with open(d / f"{name}.route.log", "w") as logf:
         run([binary, "route", graph, "--pairs", pairs_file, "--output", results], stderr=logf)
-    out = []
-    with open(results) as f:
-        for row in csv.DictReader(f):
-            out.append((float(row["distance_m"]), float(row["duration_s"])) if row["distance_m"] else None)
-    return out
-
-
-def compare(nav, ref, minimum_m=0.0):
-    both = [(a, b) for a, b in zip(nav, ref) if a and b and b[0] > 0 and b[1] > 0 and b[0] >= minimum_m]
-    dist = [a[0] / b[0] for a, b in both]
-    dur = [a[1] / b[1] for a, b in both]
-
-    def dev(ratios):
-        d = [abs(r - 1) for r in ratios]
-        return {"median": round(statistics.median(d), 4) if d else None, "p90": round(percentile(d, 90), 4) if d else None,
-                "median_ratio": round(statistics.median(ratios), 4) if ratios else None}
-    return {"both_routed": len(both), "navgraph_only": sum(1 for a, b in zip(nav, ref) if a and not b),
-            "osrm_only": sum(1 for a, b in zip(nav, ref) if b and not a), "duration": dev(dur), "distance": dev(dist)}
+    return read_route_csv(results)
 
 
 def meets(stats):

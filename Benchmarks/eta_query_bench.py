@@ -7,7 +7,10 @@ avoid toll+ferry+highway) the p50 of every round, the median of the p50s after/b
 
 Usage: Benchmarks/eta_query_bench.py --before DIR --after DIR [--extract milan] [--rounds 6]
          [--pairs Benchmarks/work/eta/pairs/milan-1000-14.csv] [--output Benchmarks/results/eta-query-milan.json]
-DIR holds the build's `navgraph` and `navgraph-bench` executables.
+         [--keep-graphs]
+DIR holds the build's `navgraph` and `navgraph-bench` executables. The extract is NAVGRAPH_DATA/EXTRACT.osm.pbf
+(NAVGRAPH_DATA defaults to ../shared/data; a tile such as milan-5x5 lives elsewhere). --keep-graphs reuses graph
+files a previous run imported with the same builds (a tiled input takes minutes per import).
 """
 import argparse
 import json
@@ -30,6 +33,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--pairs", default=None)
     ap.add_argument("--output", default=None)
+    ap.add_argument("--keep-graphs", action="store_true", help="reuse the graph files of a previous run")
     args = ap.parse_args()
     pairs = args.pairs or str(REPO / "Benchmarks" / "work" / "eta" / "pairs" / f"{args.extract}-1000-14.csv")
     output = Path(args.output or REPO / "Benchmarks" / "results" / f"eta-query-{args.extract}.json")
@@ -39,6 +43,8 @@ def main():
     graphs = {}
     for side, folder in sides.items():
         graphs[side] = work / f"{args.extract}-{side}.navgraph"
+        if args.keep_graphs and graphs[side].exists() and graphs[side].stat().st_mtime > (folder / "navgraph").stat().st_mtime:
+            continue
         subprocess.run([folder / "navgraph", "import", DATA / f"{args.extract}.osm.pbf", "-o", graphs[side], "--quiet"], check=True)
     rounds = []
     for number in range(1, args.rounds + 1):

@@ -54,7 +54,7 @@ enum MatrixCommand {
         let loaded = clock.now
         cpu.append(processCPUSeconds())
         let skip = arguments.flags.contains("skip-unsnappable")
-        func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [Snap?] {
+        func snapAll(_ points: [CoordinateCSV.Point], path: String) throws -> [SnapCandidates?] {
             // On all cores; the first point that fails (in file order) names its line unless it may be skipped.
             try zip(points, router.snapAll(points.map(\.coordinate), options: options, metric: metric)).enumerated().map { index, item in
                 switch item.1 {
@@ -66,8 +66,12 @@ enum MatrixCommand {
                 }
             }
         }
-        let sources = try snapAll(sourcePoints, path: sourcesPath)
-        let destinations = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") } ?? sources
+        let sourceCandidates = try snapAll(sourcePoints, path: sourcesPath)
+        let destinationCandidates = try destinationPoints.map { try snapAll($0, path: destinationPath ?? "") }
+        // All points nearest to one small component: the matrix is answered inside it (OSRM's table does the same).
+        let together = SmallComponentRule.snaps(sourceCandidates + (destinationCandidates ?? []))
+        let sources = Array(together.prefix(sourceCandidates.count))
+        let destinations = destinationCandidates == nil ? sources : Array(together.dropFirst(sourceCandidates.count))
         let skipped = sources.filter { $0 == nil }.count + (destinationPoints == nil ? 0 : destinations.filter { $0 == nil }.count)
         let snapped = clock.now
         cpu.append(processCPUSeconds())

@@ -80,18 +80,23 @@ public final class Router: @unchecked Sendable {
 
     /// Snaps waypoint `index` (0-based), preferring edges the metric may use.
     public func snap(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> Snap {
-        try snapWithFallback(point, index: index, options: options, metric: metric).snap
+        try snapCandidates(point, index: index, options: options, metric: metric).snap
     }
 
-    /// Snaps a waypoint; when it lands on an island, also returns the nearest main-network snap within the radius.
-    func snapWithFallback(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> (snap: Snap, mainFallback: Snap?) {
+    /// Snaps a waypoint; when it lands on an island, also returns the nearest main-network snap within the radius,
+    /// and when its nearest road lies in a small component, that road's snap.
+    public func snapCandidates(_ point: Coordinate, index: Int, options: RouteOptions, metric: RoutingMetric) throws -> SnapCandidates {
         guard point.isValid else {
             throw NavGraphError("waypoint \(index + 1) (\(point.lat),\(point.lon)) is not a valid coordinate")
         }
         var options = options
         if let radius = options.radii?[safe: index] ?? nil { options.radius = radius }
-        if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
-        if let snap = snapper.snapWithFallback(point, radius: options.radius, isUsable: { [graph] edge in
+        // As in OSRM, a trip starts or ends on a ferry only when no road the metric may use lies within the radius.
+        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in
+            isUsable(edge: edge, metric: metric) && !graph.flags(edge: edge).contains(.ferry)
+        }) { return snap }
+        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
+        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in
             graph.routingNodeOfEdge[2 * edge] >= 0 || graph.routingNodeOfEdge[2 * edge + 1] >= 0
         }) { return snap }
         var message = String(format: "waypoint %d (%.6f,%.6f) is more than %.0f m from the nearest road", index + 1, point.lat, point.lon, options.radius)
@@ -113,25 +118,17 @@ public final class Router: @unchecked Sendable {
     public func route(_ waypoints: [Coordinate], options: RouteOptions = RouteOptions()) throws -> RouteResponse {
         guard waypoints.count >= 2 else { throw NavGraphError("a route needs at least 2 waypoints, got \(waypoints.count)") }
         let metric = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
-        let candidates = try waypoints.enumerated().map { try snapWithFallback($0.element, index: $0.offset, options: options, metric: metric) }
+        let candidates = try waypoints.enumerated().map { try snapCandidates($0.element, index: $0.offset, options: options, metric: metric) }
         var snaps = candidates.map(\.snap)
-        var legs: [RouteLeg] = []
-        for index in 0..<(snaps.count - 1) {
-            var path = legPath(from: snaps[index], to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
-            // An island that cannot reach the next waypoint gives way to the main network within the radius.
-            if path == nil, let fallback = candidates[index + 1].mainFallback {
-                path = legPath(from: snaps[index], to: fallback, metric: metric, algorithm: options.algorithm)
-                if path != nil { snaps[index + 1] = fallback }
-            }
-            if path == nil, legs.isEmpty, let fallback = candidates[index].mainFallback {
-                let target = candidates[index + 1].mainFallback ?? snaps[index + 1]
-                path = legPath(from: fallback, to: target, metric: metric, algorithm: options.algorithm)
-                    ?? legPath(from: fallback, to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
-                if let found = path { snaps[index] = fallback; snaps[index + 1] = found.target }
-            }
-            guard let path else { throw unreachableError(leg: index, snaps: snaps, options: options) }
-            legs.append(buildLeg(path, metric: metric))
+        let paths: [LegPath]
+        // Every waypoint nearest to the same small component: the route stays in it when it can (OSRM's rule).
+        if let nearest = SmallComponentRule.snaps(candidates), let inside = legPaths(through: nearest, metric: metric, algorithm: options.algorithm) {
+            snaps = nearest
+            paths = inside
+        } else {
+            paths = try legPathsWithFallbacks(candidates, snaps: &snaps, options: options, metric: metric)
         }
+        let legs = paths.map { buildLeg($0, metric: metric) }
         let used = options.avoidMode == .prefer ? usedClasses(legs, avoid: options.avoid) : []
         let primary = Route(legs: legs, isAlternate: false, avoided: options.avoid.listed, usedAvoidedClasses: used)
         var routes = [primary]
@@ -147,6 +144,39 @@ public final class Router: @unchecked Sendable {
             routes: routes)
         response.snaps = snaps
         return response
+    }
+
+    /// Each leg's path between consecutive snaps, or nil when one leg has none.
+    func legPaths(through snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> [LegPath]? {
+        var paths: [LegPath] = []
+        for (source, target) in zip(snaps, snaps.dropFirst()) {
+            guard let path = legPath(from: source, to: target, metric: metric, algorithm: algorithm) else { return nil }
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// Each leg's path between the usual snaps; an island that cannot reach its neighbour gives way to the main network.
+    private func legPathsWithFallbacks(_ candidates: [SnapCandidates], snaps: inout [Snap], options: RouteOptions,
+                                       metric: RoutingMetric) throws -> [LegPath] {
+        var paths: [LegPath] = []
+        for index in 0..<(snaps.count - 1) {
+            var path = legPath(from: snaps[index], to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
+            // An island that cannot reach the next waypoint gives way to the main network within the radius.
+            if path == nil, let fallback = candidates[index + 1].mainFallback {
+                path = legPath(from: snaps[index], to: fallback, metric: metric, algorithm: options.algorithm)
+                if path != nil { snaps[index + 1] = fallback }
+            }
+            if path == nil, paths.isEmpty, let fallback = candidates[index].mainFallback {
+                let target = candidates[index + 1].mainFallback ?? snaps[index + 1]
+                path = legPath(from: fallback, to: target, metric: metric, algorithm: options.algorithm)
+                    ?? legPath(from: fallback, to: snaps[index + 1], metric: metric, algorithm: options.algorithm)
+                if let found = path { snaps[index] = fallback; snaps[index + 1] = found.target }
+            }
+            guard let path else { throw unreachableError(leg: index, snaps: snaps, options: options) }
+            paths.append(path)
+        }
+        return paths
     }
 
     /// A leg's cheapest path: search cost and the snapped ends, before geometry is built.

@@ -12,21 +12,49 @@ public struct Snap: Sendable {
     public var distance: Double
 }
 
+/// A waypoint's snaps: the one routes use, the main-network fallback, and the nearest road when it lies in a small component.
+public struct SnapCandidates: Sendable {
+    /// The preferred snap: the main component unless an island is much closer.
+    public var snap: Snap
+    /// The nearest main-component snap within the radius when `snap` is on an island.
+    public var mainFallback: Snap?
+    /// The nearest usable road when it lies in a small component (see `Snapper.smallComponentSize`).
+    public var nearestInSmallComponent: Snap?
+    /// That small component's number (`RoutingGraph.routingComponent`).
+    public var smallComponent: UInt32?
+}
+
 /// Finds the nearest usable road segment to a coordinate with the grid index, preferring the main component.
 public final class Snapper: @unchecked Sendable {
     /// An island candidate wins over the main network only if it is this many times closer and 100 m closer.
     public static let islandPreferenceFactor = 3.0
     public static let islandPreferenceMetres = 100.0
+    /// A strongly connected component with fewer routing nodes than this is small (OSRM's `small_component_size`).
+    public static let smallComponentSize = 1000
 
     private let graph: RoutingGraph
     private let grid: GridParameters
     private let cellMetres: Double
+    /// Components are numbered by decreasing size, so those from this number on are small.
+    public let firstSmallComponent: UInt32
 
     public init(graph: RoutingGraph) {
         self.graph = graph
         grid = graph.metadata.grid
         let middleLat = (graph.metadata.bbox.minLat + graph.metadata.bbox.maxLat) / 2
         cellMetres = min(grid.cellLat * 111_195, grid.cellLon * 111_195 * cos(middleLat * Double.pi / 180))
+        firstSmallComponent = Self.firstSmallComponent(graph)
+    }
+
+    /// The number of the first small component: read from the stored largest sizes, counted only when all of them are big.
+    private static func firstSmallComponent(_ graph: RoutingGraph) -> UInt32 {
+        let listed = graph.metadata.componentSizes
+        if let index = listed.firstIndex(where: { $0 < smallComponentSize }) { return UInt32(index) }
+        let count = graph.metadata.componentCount
+        guard count > listed.count, count <= graph.routingComponent.count else { return UInt32(clamping: listed.count) }
+        var sizes = [Int](repeating: 0, count: count)
+        for component in graph.routingComponent where Int(component) < count { sizes[Int(component)] += 1 }
+        return UInt32(clamping: sizes.firstIndex { $0 < smallComponentSize } ?? count)
     }
 
     /// Nearest usable edge within radius; among them, the main component unless an island is much closer.
@@ -37,6 +65,12 @@ public final class Snapper: @unchecked Sendable {
     /// Like snap, plus the nearest main-component snap within radius when an island was chosen,
     /// for a retry when the island cannot reach the other waypoint.
     public func snapWithFallback(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> (snap: Snap, mainFallback: Snap?)? {
+        candidates(point, radius: radius, isUsable: isUsable).map { ($0.snap, $0.mainFallback) }
+    }
+
+    /// Like snapWithFallback, plus the nearest usable road within radius when it lies in a small component (the
+    /// nearest is exact: the rings stop only once they have covered it).
+    public func candidates(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> SnapCandidates? {
         var best: Snap?, bestMain: Snap?
         guard grid.rows > 0 && grid.columns > 0 else { return nil }
         // The centre cell, moved onto the grid when the point lies outside it: that moves no grid cell farther away
@@ -73,8 +107,8 @@ public final class Snapper: @unchecked Sendable {
             if bestMain == nil, let best, best.distance * Snapper.islandPreferenceFactor + Snapper.islandPreferenceMetres <= covered { break }
             ring += 1
         }
-        guard var chosen = best, chosen.distance <= radius else { return nil }
-        var fallback: Snap?
+        guard let nearest = best, nearest.distance <= radius else { return nil }
+        var chosen = nearest, fallback: Snap?
         if let bestMain, bestMain.distance <= radius,
            !(chosen.distance * Snapper.islandPreferenceFactor < bestMain.distance && chosen.distance + Snapper.islandPreferenceMetres < bestMain.distance) {
             chosen = bestMain
@@ -85,7 +119,25 @@ public final class Snapper: @unchecked Sendable {
         }
         chosen.offset = offsetAlongEdge(chosen)
         chosen.distance = Geo.haversine(point, chosen.point)
-        return (chosen, fallback)
+        var result = SnapCandidates(snap: chosen, mainFallback: fallback)
+        if let component = smallComponent(edge: nearest.edge) {
+            var snap = nearest
+            snap.offset = offsetAlongEdge(snap)
+            snap.distance = Geo.haversine(point, snap.point)
+            result.nearestInSmallComponent = snap
+            result.smallComponent = component
+        }
+        return result
+    }
+
+    /// The component of an edge (the larger of its two directions'), when it is small.
+    public func smallComponent(edge: Int) -> UInt32? {
+        var component = UInt32.max
+        for direction in 0..<2 {
+            let node = graph.routingNodeOfEdge[2 * edge + direction]
+            if node >= 0 { component = min(component, graph.routingComponent[Int(node)]) }
+        }
+        return component != UInt32.max && component >= firstSmallComponent ? component : nil
     }
 
     /// Grid row or column of a fractional cell position, clamped to 0..<count (NaN and infinities included).

@@ -36,7 +36,9 @@ struct TableEndpoint {
         let used = Array(Set(sources + destinations)).sorted()
         var snaps: [Int: Snap] = [:]
         do {
-            for index in used { snaps[index] = try router.snap(url.coordinates[index], index: index, options: options, metric: metric) }
+            let candidates = try used.map { try router.snapCandidates(url.coordinates[$0], index: $0, options: options, metric: metric) }
+            // All points nearest to one small component: the table is answered inside it (as OSRM's).
+            for (index, snap) in zip(used, SmallComponentRule.snaps(candidates.map(Optional.some))) { snaps[index] = snap }
         } catch let error as NavGraphError {
             throw OSRMError(error)
         }
