@@ -38,7 +38,7 @@ enum IsochroneCommand {
         let cpuStarted = processCPUSeconds()
         let graph = try RoutingGraph(path: arguments.positionals[0], verifyChecksums: !arguments.flags.contains("no-verify"),
                                      profile: try ProfileOptions.profile(arguments))
-        let router = Router(graph: graph)
+        let router = ProfileOptions.router(graph)
         options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
         let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let snap: Snap

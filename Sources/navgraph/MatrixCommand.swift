@@ -48,7 +48,7 @@ enum MatrixCommand {
         _ = try arguments.options["depart"].map(parseDeparture)   // a bad time fails before the graph loads
         let graph = try RoutingGraph(path: graphPath, verifyChecksums: !arguments.flags.contains("no-verify"),
                                      profile: try ProfileOptions.profile(arguments))
-        let router = Router(graph: graph)
+        let router = ProfileOptions.router(graph)
         options.traffic = try RouteCommand.trafficOverlay(arguments, graph: graph)
         let metric = router.engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let loaded = clock.now

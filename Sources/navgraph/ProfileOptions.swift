@@ -1,3 +1,4 @@
+import Foundation
 import NavGraph
 
 /// `--profile` and the truck's `--vehicle-*` options, shared by route, matrix and isochrone.
@@ -34,5 +35,10 @@ enum ProfileOptions {
             throw NavGraphError("--vehicle-* and --hazmat apply to --profile truck, not \(profile.rawValue)")
         }
         return dimensions
+    }
+
+    /// A router whose engine prints each truck dimension customization (counts and timings) on stderr.
+    static func router(_ graph: RoutingGraph) -> Router {
+        Router(engine: RoutingEngine(graph: graph, log: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }))
     }
 }

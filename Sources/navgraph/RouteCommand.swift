@@ -79,7 +79,7 @@ enum RouteCommand {
         guard let graphPath = arguments.positionals.first else { throw NavGraphError("route needs a graph file") }
         var options = try routeOptions(arguments)
         let graph = try RoutingGraph(path: graphPath, profile: try ProfileOptions.profile(arguments))
-        let router = Router(graph: graph)
+        let router = ProfileOptions.router(graph)
         options.traffic = try trafficOverlay(arguments, graph: graph)
         if let nodes = arguments.options["nodes"] {
             let ids = (arguments.list("nodes") ?? []).compactMap { Int($0) }

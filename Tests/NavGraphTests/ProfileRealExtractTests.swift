@@ -22,20 +22,70 @@ import Testing
         if profile == .truck { variants.append((AvoidSet(), truck)) }
         for (avoid, vehicle) in variants {
             let metric = router.engine.metric(avoid: avoid, mode: .strict, traffic: nil, vehicle: vehicle)
-            var compared = 0, reachable = 0
-            for pair in 0..<300 {
-                guard let source = try? router.snap(points[2 * pair], index: 0, options: options, metric: metric),
-                      let target = try? router.snap(points[2 * pair + 1], index: 1, options: options, metric: metric) else { continue }
-                let fast = router.legPath(from: source, to: target, metric: metric, algorithm: .hierarchy)
-                let reference = router.legPath(from: source, to: target, metric: metric, algorithm: .dijkstra)
-                compared += 1
-                #expect(fast?.cost == reference?.cost, "\(profile) pair \(pair) on \(extract) avoiding \(avoid.listed): hierarchy \(String(describing: fast?.cost)) vs Dijkstra \(String(describing: reference?.cost))")
-                guard let fast else { continue }
-                reachable += 1
-                try checkPath(fast, graph: graph, metric: metric, router: router)
-            }
+            let (compared, reachable) = try compareHierarchyWithDijkstra(router: router, metric: metric, points: Array(points.prefix(600)),
+                                                                         options: options, label: "\(profile) on \(extract) avoiding \(avoid.listed)")
             #expect(compared >= 250, "only \(compared) pairs snapped for \(profile) on \(extract)")
             #expect(reachable >= compared / 2, "only \(reachable) of \(compared) pairs reachable for \(profile) on \(extract)")
+        }
+    }
+
+    /// Random truck dimension sets, each over the limits of a few limited ways of the extract (and random other
+    /// dimensions): the partial customization gives exactly the metric a full customization gives (weights and middle
+    /// nodes), on its own and on top of an avoid set, and the hierarchy equals Dijkstra with the same limits.
+    @Test(arguments: extracts)
+    func randomDimensionSetsMatchFullCustomizationAndDijkstra(extract: String) throws {
+        let graph = try RoutingGraph(file: try Fixtures.graph(extract).file, profile: .truck)
+        try #require(graph.limitEdge.count > 0, "\(extract) has no truck limits")
+        let router = Router(graph: graph)
+        let points = randomRoadPoints(graph, count: 200, seed: 16)
+        var options = RouteOptions()
+        options.radius = 2000
+        var random = SeededGenerator(seed: 1616)
+        for round in 0..<6 {
+            var vehicle = VehicleDimensions()
+            // Just over one to three stored limits, so that the set closes some ways.
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let index = Int.random(in: 0..<graph.limitEdge.count, using: &random)
+                for kind in 0..<VehicleLimits.count {
+                    let limit = graph.limitValues[index * VehicleLimits.count + kind]
+                    guard limit != 0 else { continue }
+                    let over = Double(limit) / VehicleLimits.kinds[kind].scale + 0.1
+                    switch kind {
+                    case 0: vehicle.height = max(vehicle.height ?? 0, over)
+                    case 1: vehicle.width = max(vehicle.width ?? 0, over)
+                    case 2: vehicle.length = max(vehicle.length ?? 0, over)
+                    case 3: vehicle.weight = max(vehicle.weight ?? 0, over)
+                    case 4: vehicle.axleLoad = max(vehicle.axleLoad ?? 0, over)
+                    default: vehicle.hazmat = true
+                    }
+                }
+            }
+            if Bool.random(using: &random) { vehicle.length = max(vehicle.length ?? 0, Double.random(in: 8...20, using: &random)) }
+            let closed = VehicleLimitCheck(graph: graph).violatingEdges(vehicle)
+            #expect(!closed.isEmpty, "round \(round): \(vehicle) closes nothing on \(extract)")
+            let avoid: AvoidSet = round % 2 == 0 ? [] : [.toll, .ferry]
+            let metric = router.engine.metric(avoid: avoid, mode: .strict, traffic: nil, vehicle: vehicle)
+            // Only closed ways changed: the weights are the avoid set's metric's, with those ways' routing nodes unusable.
+            let base = router.engine.metric(avoid: avoid, mode: .strict, traffic: nil)
+            let closedNodes = Set(closed.flatMap { [2 * $0, 2 * $0 + 1] }.map { Int(graph.routingNodeOfEdge[$0]) }.filter { $0 >= 0 })
+            for node in 0..<graph.routingNodeCount {
+                let expected = closedNodes.contains(node) ? CCHMetric.infinity : base.nodeWeight[node]
+                if metric.nodeWeight[node] != expected {
+                    Issue.record("round \(round) on \(extract): node \(node) weighs \(metric.nodeWeight[node]), expected \(expected)")
+                    break
+                }
+            }
+            let full = RoutingMetric.customized(graph, nodeWeight: metric.nodeWeight).hierarchy
+            #expect(Array(metric.hierarchy.forward) == Array(full.forward), "round \(round) on \(extract): forward weights")
+            #expect(Array(metric.hierarchy.backward) == Array(full.backward), "round \(round) on \(extract): backward weights")
+            #expect(Array(metric.hierarchy.forwardVia) == Array(full.forwardVia), "round \(round) on \(extract): forward middle nodes")
+            #expect(Array(metric.hierarchy.backwardVia) == Array(full.backwardVia), "round \(round) on \(extract): backward middle nodes")
+            let usableBefore = closedNodes.contains { base.nodeWeight[$0] < CCHMetric.infinity }
+            #expect(!usableBefore || Array(metric.hierarchy.forward) != Array(base.hierarchy.forward) || Array(metric.hierarchy.backward) != Array(base.hierarchy.backward),
+                    "round \(round) on \(extract): closing \(closed.count) ways changed no hierarchy weight")
+            let (compared, reachable) = try compareHierarchyWithDijkstra(router: router, metric: metric, points: points, options: options,
+                                                                         label: "truck \(vehicle) on \(extract)")
+            #expect(compared >= 80 && reachable >= compared / 2, "round \(round) on \(extract): \(reachable) of \(compared) pairs routed")
         }
     }
 

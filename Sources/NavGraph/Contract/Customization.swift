@@ -23,11 +23,14 @@ public final class CCHMetric: @unchecked Sendable {
         ownedWeights = nil; ownedVia = nil
     }
 
-    fileprivate init(arcCount: Int) {
+    /// An owned metric of unusable arcs; with `filled` false its values are left for the caller to write (trivial types).
+    init(arcCount: Int, filled: Bool = true) {
         let weights = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, arcCount * 2))
-        weights.initialize(repeating: CCHMetric.infinity)
         let via = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount * 2))
-        via.initialize(repeating: -1)
+        if filled {
+            weights.initialize(repeating: CCHMetric.infinity)
+            via.initialize(repeating: -1)
+        }
         ownedWeights = weights; ownedVia = via
         forward = UnsafeBufferPointer(rebasing: weights[0..<arcCount])
         backward = UnsafeBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
@@ -42,7 +45,7 @@ public final class CCHMetric: @unchecked Sendable {
     }
 
     /// Writable views of an owned metric: forward, backward, forward via, backward via.
-    fileprivate var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>,
+    var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>,
                                UnsafeMutableBufferPointer<Int32>, UnsafeMutableBufferPointer<Int32>)? {
         guard let weights = ownedWeights, let via = ownedVia else { return nil }
         let count = forward.count

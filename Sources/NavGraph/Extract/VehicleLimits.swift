@@ -94,7 +94,8 @@ public struct VehicleDimensions: Sendable, Hashable {
     /// The vehicle's values in `VehicleLimits.kinds` order, in storage units (0 = not given).
     var storedValues: [UInt32] {
         [height, width, length, weight, axleLoad].enumerated().map { index, value in
-            value.map { UInt32(max(1, ($0 * VehicleLimits.kinds[index].scale).rounded())) } ?? 0
+            // Clamped so that any finite or infinite value converts (limits are 16-bit anyway).
+            value.map { UInt32(min(Double(UInt32.max), max(1, ($0 * VehicleLimits.kinds[index].scale).rounded()))) } ?? 0
         } + [hazmat ? 1 : 0]
     }
 
@@ -114,5 +115,17 @@ public struct VehicleDimensions: Sendable, Hashable {
         if kind == VehicleLimits.hazmat { return "hazmat=no (vehicle carries hazardous goods)" }
         let vehicle = Double(storedValues[kind]) / spec.scale
         return String(format: "%@ %.1f %@ < vehicle %.1f %@", spec.key, Double(limit) / spec.scale, spec.unit, vehicle, spec.unit)
+    }
+}
+
+extension VehicleDimensions: CustomStringConvertible {
+    /// "height 4.0 m, weight 40.0 t, hazmat": the given dimensions.
+    public var description: String {
+        let names = ["height", "width", "length", "weight", "axle load"]
+        let given = [height, width, length, weight, axleLoad].enumerated().compactMap { index, value in
+            value.map { String(format: "%@ %.2f %@", names[index], $0, VehicleLimits.kinds[index].unit) }
+        }
+        let parts = given + (hazmat ? ["hazmat"] : [])
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
     }
 }

@@ -12,6 +12,10 @@ public final class RoutingEngine: Sendable {
     let costs: EdgeCostModel
     let freeFlowWeights: ContiguousArray<UInt32>
     private let cache: MetricCache
+    /// The hierarchy's downward arcs, built on the first truck dimension set (partial customization needs them).
+    private let downwardArcs: LockedOnce<CCHDownwardArcs>
+    /// Receives one line per vehicle customization (counts and timings), e.g. to print it on stderr.
+    private let log: (@Sendable (String) -> Void)?
 
     /// What a customized metric depends on: the avoid set, the avoid mode, the traffic generation (0 = none) and the
     /// vehicle's dimensions (nil = none given). The profile is the engine's graph's (one engine per profile).
@@ -22,16 +26,25 @@ public final class RoutingEngine: Sendable {
         public var vehicle: VehicleDimensions? = nil
     }
 
+    /// Bytes of customized hierarchies the metric cache may hold (it keeps at least two metrics).
+    public static let cacheBudgetBytes = 4 << 30
+
     /// The profile this engine routes for.
     public var profile: ProfileID { graph.profile }
 
-    /// `cacheCapacity` bounds the customized metrics kept besides the free-flow one (least recently used go first).
-    public init(graph: RoutingGraph, cacheCapacity: Int = 16) {
+    /// `cacheCapacity` bounds the customized metrics kept besides the free-flow one (least recently used go first); so
+    /// does `cacheBudgetBytes`.
+    /// `log` receives one line per truck dimension customization.
+    public init(graph: RoutingGraph, cacheCapacity: Int = 16, log: (@Sendable (String) -> Void)? = nil) {
         self.graph = graph
+        self.log = log
+        downwardArcs = LockedOnce { CCHDownwardArcs(graph.cch) }
         snapper = Snapper(graph: graph)
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
-        cache = MetricCache(capacity: cacheCapacity,
+        // At most about 4 GB of customized hierarchies (16 bytes per arc each), however many the caller allows.
+        let metricBytes = max(1, 16 * graph.cch.arcCount)
+        cache = MetricCache(capacity: min(cacheCapacity, max(2, Self.cacheBudgetBytes / metricBytes)),
                             freeFlow: RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
     }
 
@@ -62,16 +75,34 @@ public final class RoutingEngine: Sendable {
         return false
     }
 
-    private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?, vehicle: VehicleDimensions?) -> RoutingMetric {
-        var weights = freeFlowWeights
-        if let vehicle {
-            for edge in VehicleLimitCheck(graph: graph).violatingEdges(vehicle) {
-                for direction in 0..<2 {
-                    let node = graph.routingNodeOfEdge[2 * edge + direction]
-                    if node >= 0 { weights[Int(node)] = CCHMetric.infinity }
-                }
+    /// A truck dimension set only closes the few edges whose limits it exceeds: the metric without dimensions (cached)
+    /// is re-customized for them by `PartialCustomization`, which gives the metric a full customization would.
+    private func customize(avoid: AvoidSet, mode: AvoidMode, vehicle: VehicleDimensions, traffic: TrafficOverlay?) -> RoutingMetric {
+        let wallStart = Date(), cpuStart = ProcessMemory.cpuSeconds
+        let base = metric(avoid: avoid, mode: mode, traffic: traffic)
+        var weights = base.nodeWeight
+        var raised: [Int] = []
+        let edges = VehicleLimitCheck(graph: graph).violatingEdges(vehicle)
+        for edge in edges {
+            for direction in 0..<2 {
+                let node = Int(graph.routingNodeOfEdge[2 * edge + direction])
+                if node >= 0 && weights[node] < CCHMetric.infinity { weights[node] = CCHMetric.infinity; raised.append(node) }
             }
         }
+        let (hierarchy, report) = weights.withUnsafeBufferPointer { weights in
+            base.turnCost.withUnsafeBufferPointer {
+                PartialCustomization.recustomize(graph.cch, downwardArcs: { downwardArcs.value }, base: base.hierarchy, nodeWeight: weights, turnCost: $0, raised: raised)
+            }
+        }
+        log?(String(format: "truck dimensions %@: %d edges over a limit, %d routing nodes closed, %d of %d hierarchy arcs recomputed (%d seeds, %d changed, %d triangle lookups) in %.3f s (CPU %.3f s; copying the base metric and indexing the downward arcs %.3f s)",
+                    vehicle.description, edges.count, raised.count, report.recomputedArcs, graph.cch.arcCount, report.seedArcs, report.changedArcs, report.triangleLookups,
+                    Date().timeIntervalSince(wallStart), ProcessMemory.cpuSeconds - cpuStart, report.copySeconds))
+        return RoutingMetric(nodeWeight: weights, turnCost: base.turnCost, hierarchy: hierarchy, traffic: traffic)
+    }
+
+    private func customize(avoid: AvoidSet, mode: AvoidMode, traffic: TrafficOverlay?, vehicle: VehicleDimensions?) -> RoutingMetric {
+        if let vehicle { return customize(avoid: avoid, mode: mode, vehicle: vehicle, traffic: traffic) }
+        var weights = freeFlowWeights
         if let traffic {
             for node in 0..<graph.routingNodeCount where weights[node] < CCHMetric.infinity {
                 let d = Int(graph.routingEdge[node])
@@ -158,6 +189,24 @@ public final class QueryContext {
 
     func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
         algorithm == .hierarchy ? hierarchy : dijkstra
+    }
+}
+
+/// A value made on first use, once, under a lock. Thread safety: `value` may be read from any thread.
+final class LockedOnce<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let make: @Sendable () -> Value
+    private var made: Value?
+
+    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+
+    var value: Value {
+        lock.withLock {
+            if let made { return made }
+            let value = make()
+            made = value
+            return value
+        }
     }
 }
 

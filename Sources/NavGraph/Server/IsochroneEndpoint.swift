@@ -3,7 +3,7 @@ import Foundation
 /// `/isochrone/v1/{profile}/{lon,lat}?contours_minutes=5,10,15[&reverse=true]`: the GeoJSON polygons of
 /// `navgraph isochrone` (one feature per contour), from the same one-to-all sweep.
 struct IsochroneEndpoint {
-    static let options: Set<String> = GeneralOptions.names.union(["contours_minutes", "reverse", "traffic", "depart_at"])
+    static let options: Set<String> = GeneralOptions.names.union(["contours_minutes", "reverse", "traffic", "depart_at"]).union(VehicleQuery.names)
     /// The longest contour a request may ask for, which bounds the polygon work per request.
     static let maximumMinutes = 120.0
 
@@ -29,7 +29,8 @@ struct IsochroneEndpoint {
         options.radius = RoutingService.defaultRadius
         options.radii = general.radii
         options.avoid = general.exclude
-        let metric = router.metric(avoid: options.avoid, mode: .strict, traffic: traffic)
+        options.vehicle = try VehicleQuery.parse(query, profile: url.profileID)
+        let metric = router.engine.metric(avoid: options.avoid, mode: .strict, traffic: traffic, vehicle: options.vehicle)
         let snap: Snap
         do {
             snap = try router.snap(url.coordinates[0], index: 0, options: options, metric: metric)

@@ -9,8 +9,12 @@ public struct OSRMError: Error, Sendable {
 
     public var code: Code
     public var message: String
+    /// The query parameter at fault, when one is (sent as the body's `parameter` field).
+    public var parameter: String?
 
-    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    public init(_ code: Code, _ message: String, parameter: String? = nil) {
+        self.code = code; self.message = message; self.parameter = parameter
+    }
 
     /// The OSRM code of a library error.
     init(_ error: NavGraphError) {
@@ -23,6 +27,7 @@ public struct OSRMError: Error, Sendable {
     }
 
     var response: HTTPResponse {
-        .json(.object([("code", .string(code.rawValue)), ("message", .string(message))]), status: 400)
+        .json(.object([("code", .string(code.rawValue)), ("message", .string(message))] + (parameter.map { [("parameter", .string($0))] } ?? [])),
+              status: 400)
     }
 }

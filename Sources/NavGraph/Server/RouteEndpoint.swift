@@ -6,7 +6,7 @@ struct RouteEndpoint {
     static let options: Set<String> = GeneralOptions.names.union([
         "alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints",
         "language", "voice_units", "voice_instructions", "banner_instructions", "depart_at", "roundabout_exits", "traffic",
-    ])
+    ]).union(VehicleQuery.names)
     static let annotationNames = ["duration", "distance", "speed", "congestion", "congestion_numeric", "maxspeed"]
 
     /// Parsed `/route` options.
@@ -25,9 +25,12 @@ struct RouteEndpoint {
         var voiceUnits: DistanceUnits = .metric
         var voiceInstructions = false
         var bannerInstructions = false
+        /// The truck's dimensions (`VehicleQuery`), nil without any.
+        var vehicle: VehicleDimensions?
 
-        init(_ options: QueryOptions, coordinateCount count: Int, maximumAlternatives: Int) throws {
+        init(_ options: QueryOptions, coordinateCount count: Int, maximumAlternatives: Int, profile: ProfileID = .car) throws {
             general = try GeneralOptions(options, coordinateCount: count)
+            vehicle = try VehicleQuery.parse(options, profile: profile)
             if let raw = options["alternatives"] {
                 switch raw {
                 case "true": alternatives = 1
@@ -113,6 +116,7 @@ struct RouteEndpoint {
         options.avoid = parameters.general.exclude
         options.alternatives = parameters.alternatives
         options.traffic = traffic
+        options.vehicle = parameters.vehicle
         do {
             var response = try router.route(url.coordinates, options: options)
             if let keep = parameters.waypoints { response = mergingVias(response, keep: keep) }

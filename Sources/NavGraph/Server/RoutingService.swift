@@ -84,14 +84,16 @@ public final class RoutingService: Sendable {
             return .json(try NearestEndpoint.answer(url, query, router: router, limits: limits))
         case "route":
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
-            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
+            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives,
+                                                          profile: url.profileID)
             let overlay = try trafficSnapshot(query, router: router)?.overlay(departure: parameters.departure)
             let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
             return .json(RouteEndpoint.body(response, parameters))
         default:
             // geojson and style: the route drawn by the output layer.
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options.union(["theme", "position", "units"]), service: url.service)
-            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives)
+            let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives,
+                                                          profile: url.profileID)
             var output = OutputOptions()
             output.prettyPrinted = false
             if let theme = query["theme"] {

@@ -4,6 +4,7 @@ import Foundation
 /// many-to-many engine (`BucketManyToMany`, the one `navgraph matrix` uses).
 struct TableEndpoint {
     static let options: Set<String> = GeneralOptions.names.union(["sources", "destinations", "annotations", "fallback_speed", "scale_factor"])
+        .union(VehicleQuery.names)
 
     static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
                        limits: ServiceLimits, deadline: DispatchTime) throws -> JSON {
@@ -28,7 +29,8 @@ struct TableEndpoint {
         if query["fallback_speed"] != nil || query["scale_factor"] != nil {
             throw OSRMError(.invalidOptions, "fallback_speed and scale_factor are not supported by this server")
         }
-        let metric = router.metric(avoid: general.exclude, mode: .strict, traffic: traffic)
+        let vehicle = try VehicleQuery.parse(query, profile: url.profileID)
+        let metric = router.engine.metric(avoid: general.exclude, mode: .strict, traffic: traffic, vehicle: vehicle)
         var options = RouteOptions()
         options.radius = RoutingService.defaultRadius
         options.radii = general.radii
