@@ -215,7 +215,7 @@ public final class StepBuilder {
                 marks.append(mark)
             }
         }
-        marks = StepCollapser(graph: graph, leg: leg, along: along).collapse(marks)
+        marks = StepCollapser(graph: graph, leg: leg, along: along, degrees: degrees).collapse(marks)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))
