@@ -44,23 +44,30 @@ LANE_INDICATIONS = MODIFIERS | {"none"}
 COMPONENT_TYPES = {"text", "icon", "delimiter", "exit", "exit-number", "lane", "guidance-view"}
 
 
-def check_voice_instructions(step, where, expect):
-    """voiceInstructions (Mapbox SpokenInstruction): distanceAlongGeometry counts down strictly within the step;
-    announcement is plain text, ssmlAnnouncement the same inside <speak>...</speak>."""
-    voice = step["voiceInstructions"]
-    expect(isinstance(voice, list), f"{where}.voiceInstructions is not a list")
-    if not isinstance(voice, list):
+def timed_instructions(step, key, where, expect):
+    """Yields (label, item) for a step's list of instructions placed by distanceAlongGeometry (voice or banner),
+    checking on the way that it is a list and that each distance lies within the step and counts down strictly."""
+    items = step[key]
+    expect(isinstance(items, list), f"{where}.{key} is not a list")
+    if not isinstance(items, list):
         return
     length = step.get("distance", 0)
     previous = math.inf
-    for i, v in enumerate(voice):
-        vw = f"{where}.voiceInstructions[{i}]"
-        d = v.get("distanceAlongGeometry")
+    for i, item in enumerate(items):
+        label = f"{where}.{key}[{i}]"
+        d = item.get("distanceAlongGeometry")
         expect(isinstance(d, (int, float)) and -0.05 <= d <= length + 0.05,
-               f"{vw}.distanceAlongGeometry {d} is not within the step's {length} m")
+               f"{label}.distanceAlongGeometry {d} is not within the step's {length} m")
         if isinstance(d, (int, float)):
-            expect(d < previous, f"{vw}.distanceAlongGeometry {d} does not decrease (previous {previous})")
+            expect(d < previous, f"{label}.distanceAlongGeometry {d} does not decrease (previous {previous})")
             previous = d
+        yield label, item
+
+
+def check_voice_instructions(step, where, expect):
+    """voiceInstructions (Mapbox SpokenInstruction): distanceAlongGeometry counts down strictly within the step;
+    announcement is plain text, ssmlAnnouncement the same inside <speak>...</speak>."""
+    for vw, v in timed_instructions(step, "voiceInstructions", where, expect):
         text, ssml = v.get("announcement"), v.get("ssmlAnnouncement")
         expect(isinstance(text, str) and text.strip() != "", f"{vw}.announcement is empty or missing")
         expect(isinstance(text, str) and "{" not in text and "}" not in text, f"{vw}.announcement has a placeholder: {text!r}")
@@ -108,26 +115,15 @@ def check_banner_instructions(step, where, expect):
     """bannerInstructions (Mapbox VisualInstructionBanner): the first at the step start, counting down strictly;
     primary (required), secondary (object or null) and sub (optional) rows."""
     banners = step["bannerInstructions"]
-    expect(isinstance(banners, list), f"{where}.bannerInstructions is not a list")
-    if not isinstance(banners, list):
-        return
     length = step.get("distance", 0)
-    previous = math.inf
-    for i, b in enumerate(banners):
-        bw = f"{where}.bannerInstructions[{i}]"
-        d = b.get("distanceAlongGeometry")
-        expect(isinstance(d, (int, float)) and -0.05 <= d <= length + 0.05,
-               f"{bw}.distanceAlongGeometry {d} is not within the step's {length} m")
-        if isinstance(d, (int, float)):
-            expect(d < previous, f"{bw}.distanceAlongGeometry {d} does not decrease (previous {previous})")
-            previous = d
+    for bw, b in timed_instructions(step, "bannerInstructions", where, expect):
         expect("primary" in b, f"{bw} has no primary")
         check_banner_content(b.get("primary"), f"{bw}.primary", expect)
         if b.get("secondary") is not None:
             check_banner_content(b["secondary"], f"{bw}.secondary", expect)
         if b.get("sub") is not None:
             check_banner_content(b["sub"], f"{bw}.sub", expect, lanes_only=True)
-    if banners and isinstance(banners[0].get("distanceAlongGeometry"), (int, float)):
+    if isinstance(banners, list) and banners and isinstance(banners[0].get("distanceAlongGeometry"), (int, float)):
         expect(abs(banners[0]["distanceAlongGeometry"] - length) < 0.15,
                f"{where}: the first banner is at {banners[0]['distanceAlongGeometry']} m, not at the step start ({length} m)")
 

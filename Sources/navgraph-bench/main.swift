@@ -2,6 +2,8 @@ import Foundation
 import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
+//                [--guidance-rounds N]
+// With --guidance-rounds N only plain and plain + steps run, alternating, N rounds (GuidanceRounds.swift).
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
@@ -108,6 +110,13 @@ do {
     let loadSeconds = now() - loadStart
     let pairs = readPairs(positionals[1])
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
+    if let rounds = options["guidance-rounds"].flatMap(Int.init) {
+        let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        exit(0)
+    }
 
     var customization: [String: Double] = [:]
     for bits in 1..<8 {

@@ -108,4 +108,54 @@ import NavGraph
         #expect(steps.first?.maneuver.type == .newName)
         #expect(steps.first?.maneuver.modifier == .left)
     }
+
+    /// A primary road ends at a T where it goes on as a primary to the east, while a residential street leaves to
+    /// the west:
+    ///
+    ///   W ------- C ======= E      West Street (residential) / East Street (primary)
+    ///             ‖
+    ///             S                Stem Road (primary)
+    ///
+    /// The primary going on is the obvious way (OSRM's obvious-road check: much more important than the branch it
+    /// leaves, and the class arrived on), so neither way is an `end of road`: both are plain turns.
+    @Test func tJunctionWithTheMainRoadGoingOnIsATurn() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
+        s.way([1, 2], Self.road("West Street"))
+        s.way([1, 3], Self.road("East Street", "primary"))
+        s.way([4, 1], Self.road("Stem Road", "primary"))
+        let right = GuidanceJunctionTests.middle(try s.steps("crafted-t-main-right", from: (0, -200), to: (200, 0)))
+        #expect(right.count == 1)
+        #expect(right.first?.maneuver.type == .turn)
+        #expect(right.first?.maneuver.modifier == .right)
+        let left = GuidanceJunctionTests.middle(try s.steps("crafted-t-main-left", from: (0, -200), to: (-200, 0)))
+        #expect(left.count == 1)
+        #expect(left.first?.maneuver.type == .turn)
+        #expect(left.first?.maneuver.modifier == .left)
+    }
+
+    /// Long Road becomes Short Street at A, which 20 m on crosses Cross Street at B, where the route turns right:
+    ///
+    ///             N
+    ///             |
+    ///   W ------- B ------- E      Cross Street
+    ///             |                Short Street (A to N, 20 m from A to B)
+    ///             A
+    ///             |
+    ///             S                Long Road
+    ///
+    /// The name change just before the turn is part of it (OSRM): one `turn` right, said where the name changes.
+    @Test func nameChangeJustBeforeATurnIsPartOfIt() throws {
+        var s = Sketch()
+        s.node(1, 0, -250); s.node(2, 0, 0); s.node(3, 0, 20); s.node(4, 250, 20); s.node(5, -250, 20); s.node(6, 0, 270)
+        s.way([1, 2], Self.road("Long Road"))
+        s.way([2, 3, 6], Self.road("Short Street"))
+        s.way([5, 3, 4], Self.road("Cross Street"))
+        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-name-change-then-turn", from: (0, -200), to: (200, 20)))
+        #expect(steps.count == 1)
+        #expect(steps.first?.maneuver.type == .turn)
+        #expect(steps.first?.maneuver.modifier == .right)
+        let at = Sketch.coordinate(0, 0)
+        #expect(abs((steps.first?.maneuver.location.lat ?? 0) - at.lat) < 0.00005)
+    }
 }

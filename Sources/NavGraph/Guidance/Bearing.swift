@@ -26,7 +26,11 @@ enum Bearing {
     }
 
     /// A bearing turned into the 0..<360 range.
-    static func normalized(_ value: Double) -> Double {
+    @inline(__always) static func normalized(_ value: Double) -> Double {
+        // One turn either way covers every call on the hot path; the remainder (a division) only beyond.
+        if value >= 0 && value < 360 { return value }
+        if value < 0 && value >= -360 { return value + 360 }
+        if value >= 360 && value < 720 { return value - 360 }
         let wrapped = value.truncatingRemainder(dividingBy: 360)
         return wrapped < 0 ? wrapped + 360 : wrapped
     }

@@ -1,6 +1,6 @@
 /// What guidance reads about one road leaving a junction, kept per slot of the graph's junction adjacency
 /// (`junctionOut`), so that all the roads of a junction sit side by side in memory: a junction view touches one or
-/// two cache lines instead of a handful of scattered edge arrays.
+/// two cache lines instead of a handful of scattered edge and turn arrays. A junction's slots are kept in bearing order.
 struct JunctionSlot {
     /// Directed edge leaving the junction (as `junctionOut`).
     var leaving: Int32
@@ -8,14 +8,27 @@ struct JunctionSlot {
     var routing: Int32
     /// Bearing from the junction along the road, 0..<360.
     var bearing: Double
+    /// For a car arriving along this road on its plain routing node: bit j set when it may turn onto the junction's
+    /// j-th slot (in this bearing order). Valid when the junction has at most `maskedDegree` roads.
+    var plainEntry: UInt32
+    /// Routing node of the plain directed edge arriving along this road (the reverse of `leaving`), -1 when none.
+    var arrivingRouting: Int32
+    /// `turn:lanes` string id for a car arriving at the junction along this road (0 when untagged).
+    var arrivingLanes: UInt32
+    /// The junction's `junction:ref` string id and `NodeControl` bits (the same in each of its slots).
+    var exitRef: UInt32
     var flags: UInt16
     var roadClass: UInt8
-    /// 1 once the slot is filled.
+    var control: UInt8
+    /// 1 once the junction's slots are filled.
     var ready: UInt8
+
+    /// Junctions with more roads than this have no entry masks (a view scans the turn arcs instead).
+    static let maskedDegree = 32
 }
 
 /// Junction slots filled on first use (a junction at a time) and kept for the graph's lifetime, so a junction
-/// view costs no trigonometry or scattered reads for junctions already seen by an earlier query of the router.
+/// view costs no trigonometry, sorting or scattered reads for junctions already seen by an earlier query of the router.
 final class JunctionSlotCache: @unchecked Sendable {
     private var slots: UnsafeMutablePointer<JunctionSlot>
     private let count: Int
@@ -23,17 +36,53 @@ final class JunctionSlotCache: @unchecked Sendable {
     init(slotCount: Int) {
         count = slotCount
         slots = .allocate(capacity: max(slotCount, 1))
-        slots.initialize(repeating: JunctionSlot(leaving: -1, routing: -1, bearing: 0, flags: 0, roadClass: 0, ready: 0),
+        slots.initialize(repeating: JunctionSlot(leaving: -1, routing: -1, bearing: 0, plainEntry: 0, arrivingRouting: -1, arrivingLanes: 0, exitRef: 0, flags: 0,
+                                                  roadClass: 0, control: 0, ready: 0),
                          count: max(slotCount, 1))
     }
 
     deinit { slots.deallocate() }
 
-    /// The slots `range` (one junction's), filled with `fill` for each slot the first time.
-    @inline(__always) func junction(_ range: Range<Int>, fill: (Int) -> JunctionSlot) -> UnsafeBufferPointer<JunctionSlot> {
+    /// The slots `range` (one junction's), filled by `fill` the first time.
+    @inline(__always) func junction(_ range: Range<Int>, fill: (UnsafeMutableBufferPointer<JunctionSlot>) -> Void)
+        -> UnsafeBufferPointer<JunctionSlot> {
         if let first = range.first, slots[first].ready == 0 {
-            for slot in range { slots[slot] = fill(slot) }
+            fill(UnsafeMutableBufferPointer(start: slots + first, count: range.count))
         }
         return UnsafeBufferPointer(start: slots + range.lowerBound, count: range.count)
+    }
+}
+
+/// What the step builder needs to know about the head of each directed edge before looking at its junction, one
+/// word per directed edge (filled on first use): where the junction's slots start, its road count, and whether the
+/// route simply goes on there, so that a leg's walk reads a dense per-edge array (consecutive edges of a route
+/// mostly have nearby ids) instead of the junction index and adjacency.
+final class EdgeHeadCache: @unchecked Sendable {
+    private var words: UnsafeMutablePointer<UInt64>
+    private let count: Int
+    /// Set when the head joins just two roads and the other one goes on with the same name, ref, class and
+    /// roundabout, ferry and toll state (the `isPlainJoint` conditions that do not depend on the route).
+    static let goesOn: UInt64 = 1 << 40
+    static let known: UInt64 = 1 << 41
+    /// Road counts from this value up are read from the graph.
+    static let degreeLimit = 0x7f
+
+    init(directedEdgeCount: Int) {
+        count = directedEdgeCount
+        words = .allocate(capacity: max(directedEdgeCount, 1))
+        words.initialize(repeating: 0, count: max(directedEdgeCount, 1))
+    }
+
+    deinit { words.deallocate() }
+
+    /// The word of directed edge d (first slot in bits 0-31, road count in bits 32-38, then `goesOn`, `known`),
+    /// made by `fill` the first time.
+    @inline(__always) func head(_ d: Int, fill: (Int) -> UInt64) -> UInt64 {
+        guard d >= 0 && d < count else { return fill(d) }
+        let word = words[d]
+        if word & Self.known != 0 { return word }
+        let made = fill(d) | Self.known
+        words[d] = made
+        return made
     }
 }

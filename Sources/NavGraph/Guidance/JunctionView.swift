@@ -25,6 +25,11 @@ struct JunctionView {
     var outIndex: Int
     /// Direction of travel when arriving, 0..<360.
     var bearingBefore: Double
+    /// `turn:lanes` string id of the road the route arrives on, in its direction (0 when untagged).
+    var arrivingLanes: UInt32
+    /// The junction's `junction:ref` string id and `NodeControl` bits.
+    var exitRef: UInt32
+    var control: UInt8
     var bearingAfter: Double { roads[outIndex].bearing }
     /// Signed turn of the route here, -180...180, positive to the right.
     var deviation: Double { Bearing.deviation(from: bearingBefore, to: bearingAfter) }
@@ -39,19 +44,99 @@ struct JunctionReader {
     /// Junction roads already read (shared by every view the reader builds).
     let cache: JunctionSlotCache
 
+    /// The head byte of every directed edge already looked at.
+    let heads: EdgeHeadCache
+
     init(graph: RoutingGraph) {
         self.graph = graph
         cache = JunctionSlotCache(slotCount: graph.junctionOut.count)
+        heads = EdgeHeadCache(directedEdgeCount: 2 * graph.edgeFrom.count)
     }
 
-    /// The roads leaving junction `node`, from the cache.
+    /// Where junction slots of the head of directed edge d start, how many roads meet there, and whether the road
+    /// plainly goes on there (`EdgeHeadCache.goesOn`).
+    @inline(__always) func headInfo(of d: Int) -> (firstSlot: Int, degree: Int, goesOn: Bool) {
+        let word = heads.head(d) { measureHead(of: $0) }
+        let degree = Int((word >> 32) & UInt64(EdgeHeadCache.degreeLimit))
+        if degree == EdgeHeadCache.degreeLimit || word & 0xffff_ffff == 0xffff_ffff {
+            let node = head(of: d)
+            let first = Int(graph.junctionFirstOut[node])
+            return (first, Int(graph.junctionFirstOut[node + 1]) - first, false)
+        }
+        return (Int(word & 0xffff_ffff), degree, word & EdgeHeadCache.goesOn != 0)
+    }
+
+    /// The head word of directed edge d, from the graph.
+    func measureHead(of d: Int) -> UInt64 {
+        let node = head(of: d)
+        let first = Int(graph.junctionFirstOut[node]), end = Int(graph.junctionFirstOut[node + 1])
+        let word = UInt64(min(first, 0xffff_ffff)) | UInt64(min(end - first, EdgeHeadCache.degreeLimit)) << 32
+        guard end - first == 2 else { return word }
+        let other = Int(graph.junctionOut[first]) == d ^ 1 ? Int(graph.junctionOut[first + 1]) : Int(graph.junctionOut[first])
+        guard Int(graph.junctionOut[first]) == d ^ 1 || Int(graph.junctionOut[first + 1]) == d ^ 1, other >> 1 != d >> 1 else { return word }
+        let a = d >> 1, b = other >> 1
+        let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
+        let goesOn = graph.edgeFlags[a] & mask == graph.edgeFlags[b] & mask && graph.edgeClass[a] == graph.edgeClass[b]
+            && graph.edgeName[a] == graph.edgeName[b] && graph.edgeRef[a] == graph.edgeRef[b]
+        return goesOn ? word | EdgeHeadCache.goesOn : word
+    }
+
+    /// The roads leaving the head junction of directed edge d, in bearing order, from the cache.
+    @inline(__always) func headSlots(of d: Int) -> UnsafeBufferPointer<JunctionSlot> {
+        let head = headInfo(of: d)
+        return cache.junction(head.firstSlot..<head.firstSlot + head.degree) { fill(node: self.head(of: d), into: $0) }
+    }
+
+    /// The roads leaving junction `node` in bearing order, from the cache.
     @inline(__always) func slots(of node: Int) -> UnsafeBufferPointer<JunctionSlot> {
-        cache.junction(Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])) { slot in
-            let leaving = Int(graph.junctionOut[slot])
-            return JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: measureBearing(directedEdge: leaving),
-                                flags: graph.edgeFlags[leaving >> 1], roadClass: graph.edgeClass[leaving >> 1], ready: 1)
+        cache.junction(Int(graph.junctionFirstOut[node])..<Int(graph.junctionFirstOut[node + 1])) { fill(node: node, into: $0) }
+    }
+
+    /// Reads junction `node`'s roads from the graph: bearings, class, flags, lanes, sorted by bearing (equal
+    /// bearings keep the adjacency order), and which of them a car arriving along each may turn onto.
+    func fill(node: Int, into out: UnsafeMutableBufferPointer<JunctionSlot>) {
+        let first = Int(graph.junctionFirstOut[node])
+        let exitRef = graph.nodeExitRef[node], control = graph.nodeControl[node]
+        for index in 0..<out.count {
+            let leaving = Int(graph.junctionOut[first + index])
+            let lanes = graph.guideString(edge: leaving >> 1, field: leaving & 1 == 1 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
+            let slot = JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: measureBearing(directedEdge: leaving),
+                                    plainEntry: 0, arrivingRouting: graph.routingNodeOfEdge[leaving ^ 1], arrivingLanes: lanes,
+                                    exitRef: exitRef, flags: graph.edgeFlags[leaving >> 1],
+                                    roadClass: graph.edgeClass[leaving >> 1], control: control, ready: 1)
+            var at = index
+            while at > 0 && out[at - 1].bearing > slot.bearing {
+                out[at] = out[at - 1]
+                at -= 1
+            }
+            out[at] = slot
+        }
+        guard out.count <= JunctionSlot.maskedDegree else { return }
+        for index in 0..<out.count {
+            let from = Int(out[index].arrivingRouting)
+            guard from >= 0 else { continue }
+            out[index].plainEntry = entryMask(from: from, slots: UnsafeBufferPointer(out))
         }
     }
+
+    /// Bit j set when routing node `from` has a turn arc onto slot j's road (a restriction's copy of a node is
+    /// matched by its directed edge).
+    func entryMask(from: Int, slots: UnsafeBufferPointer<JunctionSlot>) -> UInt32 {
+        var mask: UInt32 = 0
+        for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1]) {
+            let target = Int32(bitPattern: graph.cch.turnHead[arc])
+            var found = false
+            for index in slots.indices where slots[index].routing == target {
+                mask |= 1 << UInt32(index)
+                found = true
+            }
+            if found { continue }
+            let leaving = Int32(graph.routingEdge[Int(target)])
+            for index in slots.indices where slots[index].leaving == leaving { mask |= 1 << UInt32(index) }
+        }
+        return mask
+    }
+
     /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
     /// roundabout's ring, which curves away at once.
     static let lookahead = 12.0
@@ -59,7 +144,7 @@ struct JunctionReader {
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end (cached).
     func bearingFromStart(directedEdge d: Int) -> Double {
-        for slot in slots(of: head(of: d ^ 1)) where Int(slot.leaving) == d { return slot.bearing }
+        for slot in headSlots(of: d ^ 1) where Int(slot.leaving) == d { return slot.bearing }
         return measureBearing(directedEdge: d)
     }
 
@@ -97,29 +182,39 @@ struct JunctionReader {
     func view(incoming: Int, outgoing: Int, routingNode: Int?, pool: UnsafeMutablePointer<JunctionRoad>) -> JunctionView {
         let node = head(of: incoming)
         let reverseIn = incoming ^ 1
-        let from = routingNode ?? Int(graph.routingNodeOfEdge[incoming])
+        let slots = headSlots(of: incoming)
+        var plain = -2
+        for slot in slots where Int(slot.leaving) == reverseIn { plain = Int(slot.arrivingRouting) }
+        if plain == -2 { plain = Int(graph.routingNodeOfEdge[incoming]) }
+        let from = routingNode ?? plain
+        // The turns allowed from the plain routing node are cached; a restriction's copy of the node scans its arcs.
+        var mask: UInt32 = 0
+        var masked = false
+        var lanes: UInt32 = 0
+        for slot in slots where Int(slot.leaving) == reverseIn {
+            lanes = slot.arrivingLanes
+            if from == plain && slots.count <= JunctionSlot.maskedDegree {
+                mask = slot.plainEntry
+                masked = true
+            }
+        }
         var count = 0
         var inIndex = -1, outIndex = 0
-        for slot in slots(of: node) {
+        for (position, slot) in slots.enumerated() {
             let leaving = Int(slot.leaving)
             // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
             if leaving != outgoing && leaving != reverseIn
                 && (slot.flags & EdgeFlags.privateAccess.rawValue != 0 || slot.roadClass == RoadClass.track.rawValue) { continue }
-            // Insertion by bearing (a junction has a handful of roads).
-            let road = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: leaving == outgoing,
-                                    roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
-                                    routing: slot.routing)
-            var at = count
-            while at > 0 && pool[at - 1].bearing > road.bearing {
-                pool[at] = pool[at - 1]
-                at -= 1
-            }
-            pool[at] = road
+            let allowed = leaving == outgoing || (masked && from >= 0 && mask & (1 << UInt32(position)) != 0)
+            pool[count] = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: allowed,
+                                       roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
+                                       routing: slot.routing)
+            if leaving == reverseIn { inIndex = count }
+            if leaving == outgoing { outIndex = count }
             count += 1
         }
-        // Which roads the incoming routing node may turn onto: one pass over its turn arcs.
-        if from >= 0 {
-            // Most arcs lead to a road's plain routing node; a restriction's copy of a node is looked up.
+        if !masked && from >= 0 {
+            // Which roads the incoming routing node may turn onto: one pass over its turn arcs.
             for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1]) {
                 let target = Int32(bitPattern: graph.cch.turnHead[arc])
                 var found = false
@@ -132,13 +227,10 @@ struct JunctionReader {
                 for index in 0..<count where pool[index].leaving == leaving { pool[index].entry = true }
             }
         }
-        for index in 0..<count {
-            if pool[index].leaving == reverseIn { inIndex = index }
-            if pool[index].leaving == outgoing { outIndex = index }
-        }
         let inBearing = inIndex >= 0 ? pool[inIndex].bearing : bearingFromStart(directedEdge: reverseIn)
         return JunctionView(node: node, roads: UnsafeBufferPointer(start: pool, count: count), inIndex: max(inIndex, 0),
-                            outIndex: outIndex, bearingBefore: Bearing.normalized(inBearing + 180))
+                            outIndex: outIndex, bearingBefore: Bearing.normalized(inBearing + 180), arrivingLanes: lanes,
+                            exitRef: slots.first?.exitRef ?? 0, control: slots.first?.control ?? 0)
     }
 }
 

@@ -42,14 +42,24 @@ extension StepBuilder {
             let forward = d & 1 == 0
             let flags = graph.flags(edge: edge)
             var exits = ""
-            if let node = mark.node, graph.nodeExitRef[node] != 0 { exits = graph.string(graph.nodeExitRef[node]) }
+            if let node = mark.node {
+                // The junction's exit number, from its view when built (its slots are in cache), else from the graph.
+                let k = mark.coordinate < junctionAt.count ? Int(junctionAt[mark.coordinate]) : -1
+                let exitRef = k >= 0 && views[k]?.node == node ? views[k]?.exitRef ?? 0 : graph.nodeExitRef[node]
+                if exitRef != 0 { exits = text(exitRef) }
+            }
             if exits.isEmpty && (mark.type == .offRamp || mark.type == .fork) {
-                exits = graph.string(graph.guideString(edge: edge, field: GuideRecord.junctionRef))
+                exits = text(graph.guideString(edge: edge, field: GuideRecord.junctionRef))
             }
             let maneuver = Maneuver(type: mark.type, modifier: mark.modifier, location: leg.coordinates[mark.coordinate],
                                     bearingBefore: Bearing.wire(mark.bearingBefore), bearingAfter: Bearing.wire(mark.bearingAfter),
                                     exit: mark.exit, notice: mark.notice)
             var intersections: [Intersection] = []
+            var listed = 1
+            if !isArrive {
+                for coordinate in mark.coordinate..<end where junctionAt[coordinate] >= 0 { listed += 1 }
+            }
+            intersections.reserveCapacity(listed)
             if mark.type == .depart {
                 intersections.append(Intersection(location: leg.coordinates[0], bearings: [Bearing.wire(mark.bearingAfter)], entry: [true],
                                                   inIndex: nil, outIndex: 0, geometryIndex: 0))
@@ -65,8 +75,7 @@ extension StepBuilder {
                 for coordinate in passedStart..<max(passedStart, end) {
                     let k = Int(junctionAt[coordinate])
                     guard k >= 0 else { continue }
-                    let node = Int(edges[k] & 1 == 0 ? graph.edgeFrom[edges[k] >> 1] : graph.edgeTo[edges[k] >> 1])
-                    if coordinate != mark.coordinate && graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] <= 2 { continue }
+                    if coordinate != mark.coordinate && degrees[k] <= 2 { continue }
                     guard let junction = view(k, leg) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
                     let atManeuver = coordinate == mark.coordinate
@@ -74,12 +83,12 @@ extension StepBuilder {
                                                       nextSide: atManeuver ? nextSide : nil))
                 }
             }
-            let name = graph.string(graph.edgeName[edge])
-            let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? graph.string(mark.rotaryName) : ""
+            let name = text(graph.edgeName[edge])
+            let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? text(mark.rotaryName) : ""
             steps.append(GuidanceStep(
-                maneuver: maneuver, name: name, ref: graph.string(graph.edgeRef[edge]),
-                destinations: graph.string(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
-                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : graph.profile.mode, drivingSide: side.rawValue,
+                maneuver: maneuver, name: name, ref: text(graph.edgeRef[edge]),
+                destinations: text(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
+                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : mode, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
                 intersections: intersections, roadClass: graph.roadClass(edge: edge),
                 speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
@@ -94,21 +103,16 @@ extension StepBuilder {
     /// only those towards `nextSide` active when a next maneuver follows closely.
     func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
                       nextSide: ManeuverModifier? = nil) -> Intersection {
-        let incoming = leg.directedEdges[k - 1]
-        let lanesId = graph.guideString(edge: incoming >> 1, field: incoming & 1 == 0 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
+        let lanesId = junction.arrivingLanes
         var lanes: [Lane]?
         if lanesId != 0 {
             let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
-            lanes = LaneGuidance.lanes(tag: graph.string(lanesId), direction: direction, nextSide: nextSide)
+            lanes = LaneGuidance.lanes(tag: text(lanesId), direction: direction, nextSide: nextSide)
         }
-        let control = NodeControl(rawValue: graph.nodeControl[junction.node])
-        var bearings: [Int] = [], entry: [Bool] = []
-        bearings.reserveCapacity(junction.roads.count)
-        entry.reserveCapacity(junction.roads.count)
-        for road in junction.roads {
-            bearings.append(Bearing.wire(road.bearing))
-            entry.append(road.entry)
-        }
+        let control = NodeControl(rawValue: junction.control)
+        let roads = junction.roads
+        let bearings = roads.map { Bearing.wire($0.bearing) }
+        let entry = roads.map(\.entry)
         return Intersection(location: leg.coordinates[leg.edgeFirstSegment[k]], bearings: bearings,
                             entry: entry, inIndex: junction.inIndex, outIndex: junction.outIndex,
                             geometryIndex: leg.edgeFirstSegment[k], lanes: lanes,
@@ -123,12 +127,12 @@ extension StepBuilder {
         let start = leg.coordinates[0], end = leg.coordinates[last]
         let bearing = last > 0 ? Bearing.between(start, leg.coordinates[1]) : 0
         let edge = leg.directedEdges.first.map { $0 >> 1 }
-        let name = edge.map { graph.string(graph.edgeName[$0]) } ?? ""
+        let name = edge.map { text(graph.edgeName[$0]) } ?? ""
         let roadClass = edge.map { graph.roadClass(edge: $0) } ?? .service
         func step(_ type: ManeuverType, _ at: Coordinate, _ range: ClosedRange<Int>, _ distance: Double, _ duration: Double, _ weight: Double) -> GuidanceStep {
             GuidanceStep(maneuver: Maneuver(type: type, modifier: nil, location: at, bearingBefore: type == .arrive ? Bearing.wire(bearing) : 0,
                                             bearingAfter: type == .depart ? Bearing.wire(bearing) : 0),
-                         name: name, ref: "", destinations: "", exits: "", rotaryName: "", mode: graph.profile.mode, drivingSide: side.rawValue,
+                         name: name, ref: "", destinations: "", exits: "", rotaryName: "", mode: mode, drivingSide: side.rawValue,
                          distance: distance, duration: duration, weight: weight, geometryRange: range,
                          intersections: [Intersection(location: at, bearings: [Bearing.wire(bearing)], entry: [true],
                                                       inIndex: type == .arrive ? 0 : nil, outIndex: type == .depart ? 0 : nil,

@@ -10,15 +10,36 @@ public final class StepBuilder {
     let pool = RoadPool()
     /// Junction view per edge change of the leg (index k: between edges k-1 and k), when built.
     var views = ContiguousArray<JunctionView?>()
+    /// Roads at the junction between edges k-1 and k of the leg (index k; 0 at k = 0).
+    var degrees = ContiguousArray<UInt32>()
+    /// Whether the road plainly goes on at that junction (`EdgeHeadCache.goesOn`), index k as `degrees`.
+    var goesOn = ContiguousArray<Bool>()
     /// Metres from the leg's start to each of its coordinates.
     var along = ContiguousArray<Double>()
     /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
     var junctionAt = ContiguousArray<Int32>()
 
+    /// The profile's travel mode (read once: the profile's rules are a large value).
+    let mode: TravelMode
+    /// Strings already decoded, by string id, filled on first use (steps repeat the same few names).
+    var decoded = ContiguousArray<String?>()
+
     public init(graph: RoutingGraph) {
         self.graph = graph
         reader = JunctionReader(graph: graph)
         classifier = TurnClassifier(graph: graph)
+        mode = graph.profile.mode
+    }
+
+    /// String `id` of the graph's string table, decoded once per builder.
+    func text(_ id: UInt32) -> String {
+        if decoded.isEmpty { decoded = ContiguousArray(repeating: nil, count: max(graph.stringOffsets.count - 1, 1)) }
+        let index = Int(id)
+        guard index < decoded.count else { return graph.string(id) }
+        if let known = decoded[index] { return known }
+        let made = graph.string(id)
+        decoded[index] = made
+        return made
     }
 
     /// The junction view between edges k-1 and k of the leg being built, made on first use; nil at the leg's ends
@@ -29,9 +50,7 @@ public final class StepBuilder {
         let at = leg.edgeFirstSegment[k]
         guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
         let edges = leg.directedEdges
-        let node = reader.head(of: edges[k - 1])
-        let degree = Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node])
-        guard let room = pool.next(degree) else { return nil }
+        guard let room = pool.next(Int(degrees[k])) else { return nil }
         let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
         let made = reader.view(incoming: edges[k - 1], outgoing: edges[k], routingNode: routing, pool: room)
         pool.commit(made.roads.count)
@@ -43,9 +62,15 @@ public final class StepBuilder {
     func prepare(_ leg: RouteLeg) {
         let edges = leg.directedEdges
         var roads = 0
+        degrees.removeAll(keepingCapacity: true)
+        degrees.append(0)
+        goesOn.removeAll(keepingCapacity: true)
+        goesOn.append(false)
         for k in 1..<edges.count {
-            let node = reader.head(of: edges[k - 1])
-            roads += Int(graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node])
+            let head = reader.headInfo(of: edges[k - 1])
+            degrees.append(UInt32(head.degree))
+            goesOn.append(head.goesOn)
+            roads += head.degree
         }
         pool.reset(needed: roads)
         views.removeAll(keepingCapacity: true)
@@ -98,6 +123,8 @@ public final class StepBuilder {
         var announcedEdge = edges[0] >> 1
         var lastToll = -Double.infinity
         var startRingExits = 0
+        // namesDiffer(announced, edge) for the last edge passed by a plain joint.
+        var carried = (edge: -1, announced: -1, renamed: false)
         var k = 1
         while k < edges.count {
             defer { k += 1 }
@@ -106,7 +133,15 @@ public final class StepBuilder {
             let marksBefore = marks.count
             defer { if marks.count > marksBefore, let last = marks.last { announcedEdge = edges[last.edgeIndex] >> 1 } }
             // Fast path: where only the two roads of the route meet and nothing changes, there is nothing to say.
-            if isPlainJoint(edges[k - 1], edges[k], announcedEdge: announcedEdge) { continue }
+            // Where the road goes on with the same name, the answer carries over from the previous edge unread.
+            if goesOn[k] && edges[k] != edges[k - 1] ^ 1 {
+                let incoming = edges[k - 1] >> 1
+                let renamed = carried.edge == incoming && carried.announced == announcedEdge
+                    ? carried.renamed : classifier.namesDiffer(announcedEdge, incoming)
+                carried = (edges[k] >> 1, announcedEdge, renamed)
+                if !renamed { continue }
+            }
+            if degrees[k] == 2 && isPlainJoint(edges[k - 1], edges[k], announcedEdge: announcedEdge) { continue }
             guard let junction = view(k) else { continue }
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
@@ -180,7 +215,7 @@ public final class StepBuilder {
                 marks.append(mark)
             }
         }
-        marks = StepCollapser(graph: graph, leg: leg, along: along).collapse(marks)
+        marks = StepCollapser(graph: graph, leg: leg, along: along, degrees: degrees).collapse(marks)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))
@@ -233,6 +268,14 @@ public final class StepBuilder {
     /// most at four junctions of one outside road each, and those roads point well apart.
     /// `name` is the ring's own name (string id, 0 when it has none or several).
     func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
+        if let known = ringKinds[d] { return known }
+        let kind = measureRing(entering: d)
+        ringKinds[d] = kind
+        return kind
+    }
+
+    /// `roundaboutKind` worked out by walking the ring once.
+    func measureRing(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
         var length = 0.0, junctions = 0
         var current = d
         // The ring's name when its named pieces share one (unnamed pieces aside, as OSRM), and the outside roads' names.
@@ -280,6 +323,8 @@ public final class StepBuilder {
         return (.roundabout, radius, named ? ringName : 0)
     }
 
+    /// `roundaboutKind` per directed edge onto a ring, kept for the builder's lifetime (the graph does not change).
+    var ringKinds: [Int: (type: ManeuverType, radius: Double, name: UInt32)] = [:]
     /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
     var exitBearings = ContiguousArray<Double>()
     var outsideNames = ContiguousArray<UInt32>()

@@ -5,14 +5,28 @@ struct StepCollapser {
     let leg: RouteLeg
     /// Metres from the leg's start to each coordinate.
     let along: ContiguousArray<Double>
+    /// Roads at the junction before each edge of the leg (index k as `StepBuilder.degrees`).
+    let degrees: ContiguousArray<UInt32>
     /// Two maneuvers closer than this merge into one (OSRM collapses within a similar distance).
     static let collapseDistance = 30.0
 
     /// `along` holds the metres from the leg's start to each of its coordinates.
-    init(graph: RoutingGraph, leg: RouteLeg, along: ContiguousArray<Double>) {
+    init(graph: RoutingGraph, leg: RouteLeg, along: ContiguousArray<Double>, degrees: ContiguousArray<UInt32>) {
         self.graph = graph
         self.leg = leg
         self.along = along
+        self.degrees = degrees
+    }
+
+    /// A name change said on its own (OSRM's: `new name`, or a straight turn or continue).
+    static func isNameChange(_ mark: StepBuilder.Mark) -> Bool {
+        mark.type == .newName || ((mark.type == .turn || mark.type == .continue) && mark.modifier == .straight)
+    }
+
+    /// Whether no junction of three or more roads lies between two maneuvers.
+    func undisturbed(_ first: StepBuilder.Mark, _ second: StepBuilder.Mark) -> Bool {
+        guard first.edgeIndex + 1 < second.edgeIndex else { return true }
+        return !(first.edgeIndex + 1 ..< second.edgeIndex).contains { $0 < degrees.count && degrees[$0] >= 3 }
     }
 
     static func isTurnLike(_ type: ManeuverType) -> Bool {
@@ -47,9 +61,10 @@ struct StepCollapser {
                 // Two quick turns through a median: one U-turn.
                 merged.type = nameAfter == nameBefore ? .continue : .turn
                 merged.modifier = .uturn
-            } else if previous.type == .newName && mark.type != .newName && gap < 10 {
-                // The name change is part of the next maneuver.
-                merged = mark
+            } else if Self.isNameChange(previous) && !Self.isNameChange(mark) && undisturbed(previous, mark) {
+                // A name change just before another maneuver is part of it (OSRM): said where the name changes, with
+                // the direction of both together.
+                merged.modifier = TurnClassifier.modifier(deviation: total)
             } else if abs(total) <= 20 && !sameSide && gap < 15 {
                 // A staggered crossing: left then right (or right then left) onto a road going on straight.
                 if nameAfter == nameBefore {

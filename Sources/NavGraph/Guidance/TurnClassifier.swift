@@ -131,15 +131,15 @@ struct TurnClassifier {
     }
 
     /// End of road (OSRM's T): three roads, one branch a right turn and the other a left (each within 40 degrees of
-    /// square), and neither branch obvious by class (one is when only the other is a minor road). The side, or nil.
+    /// square), and no road the obvious way on (`obviousRoad`). The side, or nil.
     func endOfRoad(_ view: JunctionView, inClass: RoadClass, outClass: RoadClass) -> ManeuverModifier? {
         guard view.roads.count == 3, let other = view.roads.indices.first(where: { $0 != view.inIndex && $0 != view.outIndex })
         else { return nil }
         let deviation = view.deviation, otherDeviation = view.deviation(of: view.roads[other])
         let right = max(deviation, otherDeviation), left = min(deviation, otherDeviation)
         guard abs(right - 90) < 40 && abs(left + 90) < 40 else { return nil }
-        let obviousByClass = !Self.isLowPriority(inClass) && Self.isLowPriority(outClass) != Self.isLowPriority(view.roads[other].roadClass)
-        return obviousByClass ? nil : (deviation > 0 ? .right : .left)
+        // As OSRM: only where no road is the obvious way on.
+        return obviousRoad(view) == nil ? (deviation > 0 ? .right : .left) : nil
     }
 
     /// A name change on the obvious way on, as OSRM words it: onto a road that runs on through the junction (the
