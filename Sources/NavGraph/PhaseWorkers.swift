@@ -34,28 +34,63 @@ final class PhaseCPUAccount: @unchecked Sendable {
 }
 
 /// Runs an import step's independent parts on concurrent threads and credits their CPU time to the phase that
-/// started them (see PhaseCPUAccount).
+/// started them (see PhaseCPUAccount). Its own threads rather than `DispatchQueue.concurrentPerform`: Dispatch runs
+/// a concurrentPerform nested in another one serially, so a road set's order would keep one core idle once the other
+/// road set is done.
 enum PhaseWorkers {
-    /// Calls `body(index)` for index 0..<count concurrently and returns when all are done.
+    /// Calls `body(index)` for index 0..<count on up to one thread per core (the caller's among them), each taking
+    /// the next index when it is free, and returns when all are done.
     static func run(_ count: Int, _ body: (Int) -> Void) {
-        if count <= 1 { for index in 0..<count { body(index) }; return }
-        let account = PhaseCPUAccount.current
-        let caller = pthread_self()
+        let threadCount = min(count, Parallel.workerCount)
+        if threadCount <= 1 { for index in 0..<count { body(index) }; return }
         withoutActuallyEscaping(body) { body in
-            let box = UncheckedWork(body: body)
-            DispatchQueue.concurrentPerform(iterations: count) { index in
-                // Work on the calling thread is already the caller's own CPU time.
-                if pthread_equal(pthread_self(), caller) != 0 { box.body(index); return }
-                let previous = PhaseCPUAccount.current
-                PhaseCPUAccount.current = account
-                let start = PhaseCPUAccount.threadCPUSeconds
-                box.body(index)
-                account?.add(PhaseCPUAccount.threadCPUSeconds - start)
-                PhaseCPUAccount.current = previous
+            let work = SharedWork(body: body, count: count, account: PhaseCPUAccount.current)
+            let finished = DispatchGroup()
+            for _ in 1..<threadCount {
+                finished.enter()
+                let thread = Thread { [work] in
+                    let previous = PhaseCPUAccount.current
+                    PhaseCPUAccount.current = work.account
+                    let start = PhaseCPUAccount.threadCPUSeconds
+                    work.drain()
+                    work.account?.add(PhaseCPUAccount.threadCPUSeconds - start)
+                    PhaseCPUAccount.current = previous
+                    finished.leave()
+                }
+                thread.stackSize = 16 << 20
+                thread.start()
             }
+            work.drain()  // the caller's own CPU time is already the phase's
+            finished.wait()
+            work.finish()  // drops the closure before withoutActuallyEscaping checks that it did not escape
         }
     }
 
-    /// The workers' closure; callers write only to disjoint state from each worker.
-    private struct UncheckedWork: @unchecked Sendable { let body: (Int) -> Void }
+    /// The parts left to run and the closure that runs one, shared by the worker threads.
+    private final class SharedWork: @unchecked Sendable {
+        private let lock = NSLock()
+        private var body: ((Int) -> Void)?
+        private var next = 0
+        private let count: Int
+        let account: PhaseCPUAccount?
+
+        init(body: @escaping (Int) -> Void, count: Int, account: PhaseCPUAccount?) {
+            self.body = body; self.count = count; self.account = account
+        }
+
+        /// Runs parts until none is left.
+        func drain() {
+            while true {
+                let taken: (Int, (Int) -> Void)? = lock.withLock {
+                    guard next < count, let body else { return nil }
+                    next += 1
+                    return (next - 1, body)
+                }
+                guard let (index, body) = taken else { return }
+                body(index)
+            }
+        }
+
+        func finish() { lock.withLock { body = nil } }
+    }
 }
