@@ -5,6 +5,7 @@
 #include <osmium/osm/node.hpp>
 #include <osmium/osm/relation.hpp>
 #include <osmium/osm/way.hpp>
+#include <osmium/thread/pool.hpp>
 
 #include <zlib.h>
 
@@ -116,10 +117,14 @@ char *copy_error(const std::string &message) {
     return out;
 }
 
-void read_ways_and_relations(const char *path, DataWithStorage &result) {
+/// PBF blocks are decoded on this many pool threads (libosmium's default pool has one on a 2-core machine, so the
+/// main thread, which looks the nodes up, waited for it).
+constexpr int decode_threads = 2;
+
+void read_ways_and_relations(const char *path, DataWithStorage &result, osmium::thread::Pool &pool) {
     Storage &s = result.storage;
     osmium::io::Reader reader{osmium::io::File{path},
-                              osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation};
+                              osmium::osm_entity_bits::way | osmium::osm_entity_bits::relation, pool};
     while (osmium::memory::Buffer buffer = reader.read()) {
         for (const auto &item : buffer) {
             if (item.type() == osmium::item_type::way) {
@@ -153,7 +158,21 @@ void read_ways_and_relations(const char *path, DataWithStorage &result) {
     reader.close();
 }
 
-void read_node_locations(const char *path, DataWithStorage &result) {
+/// The first element of the sorted `ids` not below `id`, searched from `from` on (galloping: files sorted by id ask
+/// for the next few entries), or from the start when `id` lies before `from`.
+std::vector<int64_t>::const_iterator find_from(const std::vector<int64_t> &ids, std::vector<int64_t>::const_iterator from, int64_t id) {
+    if (from != ids.begin() && *(from - 1) >= id) return std::lower_bound(ids.begin(), from, id);
+    size_t step = 1;
+    auto low = from;
+    while (static_cast<size_t>(ids.end() - low) > step && *(low + static_cast<std::ptrdiff_t>(step)) < id) {
+        low += static_cast<std::ptrdiff_t>(step);
+        step *= 2;
+    }
+    const auto high = static_cast<size_t>(ids.end() - low) > step ? low + static_cast<std::ptrdiff_t>(step) + 1 : ids.end();
+    return std::lower_bound(low, high, id);
+}
+
+void read_node_locations(const char *path, DataWithStorage &result, osmium::thread::Pool &pool) {
     Storage &s = result.storage;
     std::vector<int64_t> needed(s.way_node_refs);
     std::sort(needed.begin(), needed.end());
@@ -163,11 +182,13 @@ void read_node_locations(const char *path, DataWithStorage &result) {
     std::vector<uint8_t> found(needed.size(), 0);
     std::vector<std::pair<int64_t, std::string>> tagged;
 
-    osmium::io::Reader reader{osmium::io::File{path}, osmium::osm_entity_bits::node};
+    osmium::io::Reader reader{osmium::io::File{path}, osmium::osm_entity_bits::node, pool};
+    std::vector<int64_t>::const_iterator cursor = needed.begin();
     while (osmium::memory::Buffer buffer = reader.read()) {
         for (const auto &node : buffer.select<osmium::Node>()) {
             result.data.total_nodes++;
-            auto it = std::lower_bound(needed.begin(), needed.end(), node.id());
+            auto it = find_from(needed, cursor, node.id());
+            cursor = it;
             if (it == needed.end() || *it != node.id()) continue;
             const osmium::Location location = node.location();
             if (!location.valid()) continue;
@@ -314,9 +335,10 @@ extern "C" NavOSMData *nav_osm_read(const char *path, char **error) {
         result = new DataWithStorage{};
         std::memset(&result->data, 0, sizeof(NavOSMData));
         result->data.owner = result;
-        read_ways_and_relations(path, *result);
+        osmium::thread::Pool pool{decode_threads};
+        read_ways_and_relations(path, *result, pool);
         shrink(result->storage);
-        read_node_locations(path, *result);
+        read_node_locations(path, *result, pool);
         publish(*result);
         return &result->data;
     } catch (const std::exception &e) {

@@ -15,41 +15,60 @@ public enum Importer {
             return try write(network: network, restrictions: [], report: ImportReport(), input: input, output: output,
                              profile: DimacsReader.profileName, log: log)
         }
-        var source: OSMSource? = try log.phase("read OSM") {
+        // Held only by `shared` (below), so that it can be freed in the middle of the import.
+        let shared = SharedOSMSource(try log.phase("read OSM") {
             let source = try OSMSource(path: input)
             let totals = source.totals
             return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
+        }, users: roadSets.count)
+        // The road sets are independent once the OSM file is read: each is built, ordered, contracted and customized
+        // on its own thread, into its own sections, which are written in the road sets' order (the same file as one
+        // after the other). The OSM arrays go as soon as the last road network is built.
+        let outcomes = roadSets.map { _ in RoadSetOutcome() }
+        PhaseWorkers.run(roadSets.count) { index in
+            outcomes[index].result = Result {
+                try importRoadSet(roadSets[index], from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log)
+            }
         }
         var writer = GraphFileWriter()
         var motorMetadata: GraphMetadata?
-        for (setIndex, roadSet) in roadSets.enumerated() {
-            var report = ImportReport()
-            let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
-            let built: (RoadNetwork, [TurnRestriction])
-            do {
-                built = try log.phase(tag + "road network") {
-                    guard let osm = source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
-                    var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
-                    built.0.compact()
-                    return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
-                }
-            } catch let error as NavGraphError where roadSet != .motor {
-                log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
-                continue
-            }
-            // The OSM arrays are the largest thing resident while a road network is built: free them after the last one.
-            if setIndex == roadSets.count - 1 { source = nil }
-            do {
-                let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
-                                              roadSet: roadSet, log: log, to: &writer)
+        for (roadSet, outcome) in zip(roadSets, outcomes) {
+            switch outcome.result {
+            case .success(let (sections, metadata))?:
+                writer.append(sections)
                 if roadSet == .motor { motorMetadata = metadata }
-            } catch let error as NavGraphError where roadSet != .motor {
+            case .failure(let error as NavGraphError)? where roadSet != .motor:
                 log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
+            case .failure(let error)?:
+                throw error
+            case nil:
+                throw NavGraphError("\(input): the \(roadSet.rawValue) road set was not imported", code: .ioFailure)
             }
         }
         try writeFile(writer, to: output, log: log)
         guard let motorMetadata else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         return motorMetadata
+    }
+
+    /// One road set of an OSM import: its road network, then everything `addRoadSet` adds, in its own sections.
+    private static func importRoadSet(_ roadSet: RoadSet, from shared: SharedOSMSource, input: String, honourTurnRestrictions: Bool,
+                                      log: ProgressLog) throws -> (GraphFileWriter, GraphMetadata) {
+        var report = ImportReport()
+        let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
+        let built: (RoadNetwork, [TurnRestriction])
+        do {
+            defer { shared.release() }
+            built = try log.phase(tag + "road network") {
+                guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
+                var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
+                built.0.compact()
+                return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+            }
+        }
+        var writer = GraphFileWriter()
+        let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
+                                      roadSet: roadSet, log: log, to: &writer)
+        return (writer, metadata)
     }
 
     /// Everything after the road network is built, for one road set written alone; shared by the OSM and DIMACS importers.
@@ -118,9 +137,11 @@ public enum Importer {
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
         }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
-        var profileMetrics: [(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metric: CCHMetric)] = []
+        // The profiles' customizations are independent and run on concurrent threads.
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
-        for (index, id) in profileIDs.enumerated() {
+        let customized = profileIDs.map { _ in CustomizedProfile() }
+        PhaseWorkers.run(profileIDs.count) { index in
+            let id = profileIDs[index]
             let edges = index == 0 ? nil : network.profileEdges.first { $0.profile == id }
             let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
             let metric = log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
@@ -132,8 +153,10 @@ public enum Importer {
                 }
                 return (metric, "\(id.rawValue): free-flow travel time and turn costs")
             }
-            profileMetrics.append((id, costs, metric))
+            customized[index].value = (id, costs, metric)
         }
+        let profileMetrics = customized.compactMap(\.value)
+        guard profileMetrics.count == profileIDs.count else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
         let metric = profileMetrics[0].metric
         let bbox = boundingBox(network)
         let (grid, gridFirst, gridSegment) = log.phase(tag + "spatial index") {
@@ -298,4 +321,36 @@ public enum Importer {
         }
         return box
     }
+}
+
+/// The OSM file's arrays, shared by the road sets being built and released when the last of them is done with them.
+private final class SharedOSMSource: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: OSMSource?
+    private var users: Int
+
+    init(_ source: OSMSource, users: Int) { held = source; self.users = users }
+
+    var source: OSMSource? { lock.withLock { held } }
+
+    /// One user is done; the last one frees the arrays (the largest thing resident while a road network is built).
+    func release() {
+        let last: OSMSource? = lock.withLock {
+            users -= 1
+            guard users <= 0 else { return nil }
+            defer { held = nil }
+            return held
+        }
+        _ = last  // freed here, outside the lock
+    }
+}
+
+/// What one road set's import gave (written by its thread, read after all finished).
+private final class RoadSetOutcome: @unchecked Sendable {
+    var result: Result<(GraphFileWriter, GraphMetadata), any Error>?
+}
+
+/// One profile's turn costs and metric (written by its customization thread, read after all finished).
+private final class CustomizedProfile: @unchecked Sendable {
+    var value: (profile: ProfileID, turnCost: ContiguousArray<UInt32>, metric: CCHMetric)?
 }

@@ -57,7 +57,7 @@ public enum NestedDissectionOrder {
         let side = try separator(graph, effort: effort)
         let sides = [graph.induced(side: side, 0), graph.induced(side: side, 1)]
         let results = [OrderResult(), OrderResult()]
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        PhaseWorkers.run(2) { index in
             do { results[index].rank = try order(sides[index].graph, splitLevels: splitLevels - 1, effort: effort) }
             catch { results[index].error = error }
         }

@@ -31,40 +31,47 @@ public enum RoadNetworkBuilder {
         var network = RoadNetwork()
 
         // 1. Profile every candidate way; the first profile that takes it gives its class, flags and names.
+        //    Ways are profiled in ranges on concurrent threads and joined in way order.
+        let ranges = WayRanges(count: source.wayCount)
+        let profiled = ranges.map { _ in ProfiledWays() }
+        PhaseWorkers.run(ranges.count) { part in
+            profiled[part].profile(source, ways: ranges[part], profiles: profiles)
+        }
         var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
         var perProfile: [[WayAttributes?]] = []
         var wayLimits: [Int: VehicleLimits] = [:]
-        accepted.reserveCapacity(source.wayCount)
-        for way in 0..<source.wayCount {
-            let tags = source.wayTags(way)
-            let all = profiles.map { $0.attributes(tags: tags) }
-            if let attributes = all.lazy.compactMap({ $0 }).first {
-                let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
-                                           onewayReversed: !attributes.forward && attributes.backward)
-                if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { wayLimits[accepted.count] = limits }
-                accepted.append((way, attributes, guidance))
-                perProfile.append(all)
-            }
+        let acceptedCount = profiled.reduce(0) { $0 + $1.accepted.count }
+        accepted.reserveCapacity(acceptedCount)
+        perProfile.reserveCapacity(acceptedCount)
+        for part in profiled {
+            for (index, limits) in part.limits { wayLimits[accepted.count + index] = limits }
+            accepted.append(contentsOf: part.accepted)
+            perProfile.append(contentsOf: part.perProfile)
+            part.release()
         }
         network.profileEdges = profiles.dropFirst().map { ProfileEdges(profile: $0.id) }
         report.routableWays = accepted.count
 
         // 2. Count how often each located node is used; junctions are used more than once or end a way.
+        //    The node lookups run in ranges of ways on concurrent threads; the counts are added in way order.
         var useCount = ContiguousArray<UInt8>(repeating: 0, count: source.nodeCount)
         var wayNodeIndex = ContiguousArray<Int32>()
         var wayNodeFirst = ContiguousArray<Int>([0])
-        for (way, _, _) in accepted {
-            let refs = source.wayNodeRefs(way)
-            var previous: Int64 = Int64.min
-            for (position, ref) in refs.enumerated() {
-                if ref == previous { continue }
-                previous = ref
-                guard let index = source.nodeIndex(of: ref) else { wayNodeIndex.append(-1); continue }
-                wayNodeIndex.append(Int32(index))
-                let isEnd = position == 0 || position == refs.count - 1
-                useCount[index] = UInt8(min(200, Int(useCount[index]) + (isEnd ? 2 : 1)))
+        let acceptedRanges = WayRanges(count: accepted.count)
+        let located = acceptedRanges.map { _ in LocatedWayNodes() }
+        PhaseWorkers.run(acceptedRanges.count) { part in
+            located[part].locate(source, ways: acceptedRanges[part].map { accepted[$0].way })
+        }
+        wayNodeIndex.reserveCapacity(located.reduce(0) { $0 + $1.index.count })
+        wayNodeFirst.reserveCapacity(accepted.count + 1)
+        for part in located {
+            for (index, uses) in zip(part.index, part.uses) where index >= 0 {
+                useCount[Int(index)] = UInt8(min(200, Int(useCount[Int(index)]) + Int(uses)))
             }
-            wayNodeFirst.append(wayNodeIndex.count)
+            let base = wayNodeIndex.count
+            wayNodeIndex.append(contentsOf: part.index)
+            for end in part.wayEnd { wayNodeFirst.append(base + end) }
+            part.release()
         }
         // Barriers end edges, so that turns through them can be closed or delayed (TurnGraphBuilder, TurnCosts).
         // They are the car's (car.lua): a bollard or a closed gate does not stop a pedestrian or a cyclist.
@@ -224,4 +231,70 @@ public enum RoadNetworkBuilder {
         network.edgeWay.append(wayID)
         network.edgeGuide.append(guideID)
     }
+}
+
+/// Ranges of way indices for concurrent work: a few per core, so that uneven ranges even out.
+private struct WayRanges: RandomAccessCollection {
+    let count: Int
+    private let size: Int
+    init(count wayCount: Int) {
+        let parts = wayCount < 20_000 ? 1 : 4 * Parallel.workerCount
+        size = Swift.max(1, (wayCount + parts - 1) / parts)
+        count = wayCount == 0 ? 0 : (wayCount + size - 1) / size
+        total = wayCount
+    }
+    private let total: Int
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    subscript(part: Int) -> Range<Int> { (part * size)..<Swift.min(total, (part + 1) * size) }
+}
+
+/// The ways of one range that some profile takes: each profile's attributes, guidance, and vehicle limits
+/// (keyed by the index among the range's accepted ways).
+private final class ProfiledWays: @unchecked Sendable {
+    var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
+    var perProfile: [[WayAttributes?]] = []
+    var limits: [(Int, VehicleLimits)] = []
+
+    func profile(_ source: OSMSource, ways: Range<Int>, profiles: [any VehicleProfile]) {
+        for way in ways {
+            let tags = source.wayTags(way)
+            let all = profiles.map { $0.attributes(tags: tags) }
+            if let attributes = all.lazy.compactMap({ $0 }).first {
+                let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
+                                           onewayReversed: !attributes.forward && attributes.backward)
+                if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { self.limits.append((accepted.count, limits)) }
+                accepted.append((way, attributes, guidance))
+                perProfile.append(all)
+            }
+        }
+    }
+
+    func release() { accepted = []; perProfile = []; limits = [] }
+}
+
+/// The located nodes of a range of ways (consecutive repeats dropped; -1 where the file lacks the node), how much
+/// each adds to its node's use count (2 at a way's end, else 1), and where each way's nodes end.
+private final class LocatedWayNodes: @unchecked Sendable {
+    var index = ContiguousArray<Int32>()
+    var uses = ContiguousArray<UInt8>()
+    var wayEnd: [Int] = []
+
+    func locate(_ source: OSMSource, ways: [Int]) {
+        wayEnd.reserveCapacity(ways.count)
+        for way in ways {
+            let refs = source.wayNodeRefs(way)
+            var previous: Int64 = Int64.min
+            for (position, ref) in refs.enumerated() {
+                if ref == previous { continue }
+                previous = ref
+                guard let found = source.nodeIndex(of: ref) else { index.append(-1); uses.append(0); continue }
+                index.append(Int32(found))
+                uses.append(position == 0 || position == refs.count - 1 ? 2 : 1)
+            }
+            wayEnd.append(index.count)
+        }
+    }
+
+    func release() { index = []; uses = []; wayEnd = [] }
 }

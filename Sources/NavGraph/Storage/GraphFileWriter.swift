@@ -55,20 +55,31 @@ public struct GraphFileWriter {
                                        withBytes: { body in try bytes.withUnsafeBytes { try body($0) } }))
     }
 
+    /// Adds another writer's sections after these, in their order.
+    public mutating func append(_ other: GraphFileWriter) {
+        sections.append(contentsOf: other.sections)
+    }
+
     public func write(to path: String) throws {
         let tableSize = GraphFileFormat.headerSize + sections.count * GraphFileFormat.entrySize
         var offset = align(tableSize)
         var table = Data()
         var layout: [(offset: Int, section: PendingSection)] = []
-        for section in sections {
+        // The checksums (a CPU second per GB) are computed on concurrent threads, the largest sections first.
+        let checksums = SectionChecksums(count: sections.count)
+        let bySize = sections.indices.sorted { sections[$0].byteCount > sections[$1].byteCount }
+        PhaseWorkers.run(sections.count) { rank in
+            let index = bySize[rank]
+            do { try sections[index].withBytes { checksums.values[index] = navgraph_crc32(0, $0.baseAddress, $0.count) } } catch { checksums.fail(error) }
+        }
+        if let error = checksums.error { throw error }
+        for (index, section) in sections.enumerated() {
             var name = Array(section.name.utf8)
             name += [UInt8](repeating: 0, count: GraphFileFormat.nameLength - name.count)
             table.append(contentsOf: name)
             appendInteger(UInt64(offset), to: &table)
             appendInteger(UInt64(section.byteCount), to: &table)
-            var checksum: UInt32 = 0
-            try section.withBytes { checksum = navgraph_crc32(0, $0.baseAddress, $0.count) }
-            appendInteger(checksum, to: &table)
+            appendInteger(checksums.values[index], to: &table)
             appendInteger(UInt32(section.elementSize), to: &table)
             layout.append((offset, section))
             offset = align(offset + section.byteCount)
@@ -111,4 +122,20 @@ public struct GraphFileWriter {
     private func appendInteger<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
     }
+}
+
+/// Each section's CRC-32 (or the error reading it), written by the checksum threads at disjoint indices.
+private final class SectionChecksums: @unchecked Sendable {
+    let values: UnsafeMutableBufferPointer<UInt32>
+    private let lock = NSLock()
+    private var failure: (any Error)?
+    var error: (any Error)? { lock.withLock { failure } }
+
+    init(count: Int) {
+        values = .allocate(capacity: max(1, count))
+        values.initialize(repeating: 0)
+    }
+    deinit { values.deallocate() }
+
+    func fail(_ error: any Error) { lock.withLock { if failure == nil { failure = error } } }
 }

@@ -1,0 +1,75 @@
+import Foundation
+@testable import NavGraph
+import Testing
+
+/// The import on several threads: road sets side by side, worker threads, and the phase CPU accounting.
+@Suite struct ParallelImportTests {
+    /// Name, length and CRC of every section but the metadata (which holds timings and the creation time).
+    private func sectionDigest(_ path: String) throws -> [String] {
+        try MappedGraphFile(path: path).sectionOrder
+            .filter { $0.name != Section.meta && !$0.name.hasSuffix("." + Section.meta) }
+            .map { "\($0.name) \($0.length) \($0.crc)" }
+    }
+
+    /// The motor road set comes out the same whether it is imported alone or next to the cycling/walking set on
+    /// another thread, and two full imports give the same sections in the same order.
+    @Test(arguments: ["monaco", "milan"])
+    func roadSetsSideBySideGiveTheSameSections(extract: String) throws {
+        let directory = Fixtures.workDirectory.appendingPathComponent("parallel-\(extract)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let motor = directory.appendingPathComponent("motor.navgraph").path
+        let both = directory.appendingPathComponent("both.navgraph").path
+        let again = directory.appendingPathComponent("again.navgraph").path
+        try Importer.run(input: Fixtures.pbf(extract), output: motor, log: ProgressLog(quiet: true), roadSets: [.motor])
+        try Importer.run(input: Fixtures.pbf(extract), output: both, log: ProgressLog(quiet: true))
+        try Importer.run(input: Fixtures.pbf(extract), output: again, log: ProgressLog(quiet: true))
+        let motorSections = try sectionDigest(motor), bothSections = try sectionDigest(both)
+        #expect(Array(bothSections.prefix(motorSections.count)) == motorSections)
+        #expect(bothSections.count > motorSections.count)
+        #expect(bothSections.dropFirst(motorSections.count).allSatisfy { $0.hasPrefix("a.") })
+        #expect(try sectionDigest(again) == bothSections)
+    }
+
+    /// Every part runs exactly once, also when worker runs nest (as the nested dissection's halves do).
+    @Test func workersRunEveryPartOnce() {
+        let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)
+        counts.initialize(repeating: 0)
+        defer { counts.deallocate() }
+        let lock = NSLock()
+        PhaseWorkers.run(8) { outer in
+            PhaseWorkers.run(8) { inner in
+                lock.withLock { counts[outer * 8 + inner] += 1 }
+            }
+        }
+        #expect(counts.allSatisfy { $0 == 1 })
+    }
+
+    /// Two phases at once are each charged their own thread's CPU time (and their workers'), not the process's.
+    @Test func overlappingPhasesAreChargedTheirOwnCPU() {
+        let log = ProgressLog(quiet: true)
+        let burn: [Double] = [0.2, 0.6]
+        PhaseWorkers.run(2) { index in
+            log.phase("burn \(index)") {
+                // The second phase also hands half its work to two workers, whose CPU time counts for it.
+                let share = index == 0 ? burn[0] : burn[1] / 2
+                spin(cpuSeconds: share)
+                if index == 1 { PhaseWorkers.run(2) { _ in spin(cpuSeconds: burn[1] / 4) } }
+                return ((), "")
+            }
+        }
+        let cpu = log.phaseCPUSeconds
+        let first = cpu["burn 0"] ?? 0, second = cpu["burn 1"] ?? 0
+        #expect(first >= burn[0] * 0.95 && first < burn[0] + 0.5 * burn[1], "burn 0: \(first) s")
+        #expect(second >= burn[1] * 0.95 && second < burn[1] + 0.5 * burn[0] + 0.1, "burn 1: \(second) s")
+    }
+}
+
+/// Keeps the calling thread busy for this much of its own CPU time.
+private func spin(cpuSeconds: Double) {
+    let start = PhaseCPUAccount.threadCPUSeconds
+    var value: UInt64 = 1
+    while PhaseCPUAccount.threadCPUSeconds - start < cpuSeconds {
+        for _ in 0..<10_000 { value = value &* 6364136223846793005 &+ 1442695040888963407 }
+    }
+    if value == 0 { print("") }
+}
