@@ -102,7 +102,10 @@ import Testing
     /// The finding behind descending-grid-offsets, rebuilt on a graph of the current format (the stored inputs are of
     /// an older version and now stop at the version check): grid offsets that descend are refused on an unchecked load.
     @Test func descendingGridOffsetsAreRefused() throws {
-        let source = try Fixtures.graph("monaco").file.path
+        // The bundled extract, so that this checked-tier test needs no shared data.
+        let source = Fixtures.workDirectory.appendingPathComponent("bundled-monaco.navgraph").path
+        try Importer.run(input: Fixtures.packageRoot.appendingPathComponent("Data/monaco.osm.pbf").path, output: source,
+                         log: ProgressLog(quiet: true))
         let path = Fixtures.workDirectory.appendingPathComponent("descending-grid.navgraph").path
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
         func integer(at offset: Int, size: Int) -> Int {
