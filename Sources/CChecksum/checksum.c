@@ -1,6 +1,7 @@
 // The graph file's section checksums: ISA-L's crc32_gzip_refl computes zlib's CRC-32; zlib combines pieces.
 #include <isa-l/crc.h>
 #include <immintrin.h>
+#include <stdatomic.h>
 #include <zlib.h>
 #include "CChecksum.h"
 
@@ -8,10 +9,15 @@
 // (legacy SSE encoding) then pays a penalty on every instruction (measured: haversine-heavy matrix work 3x slower).
 __attribute__((target("avx"))) static void clear_upper_registers(void) { _mm256_zeroupper(); }
 
+// Asked once; an atomic, since sections are checksummed on several threads at once.
 static int has_avx(void) {
-    static int known = -1;
-    if (known < 0) known = __builtin_cpu_supports("avx") ? 1 : 0;
-    return known;
+    static atomic_int known = -1;
+    int value = atomic_load_explicit(&known, memory_order_relaxed);
+    if (value < 0) {
+        value = __builtin_cpu_supports("avx") ? 1 : 0;
+        atomic_store_explicit(&known, value, memory_order_relaxed);
+    }
+    return value;
 }
 
 uint32_t navgraph_crc32(uint32_t crc, const void *bytes, size_t count) {
