@@ -64,7 +64,7 @@ enum BrowserHarness {
         static func start() throws -> Server {
             let files = try BrowserHarness.graph.get()
             let logURL = Fixtures.workDirectory.appendingPathComponent("map-page/serve-\(UUID().uuidString).log")
-            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
             let log = try FileHandle(forWritingTo: logURL)
             let process = Process()
             process.executableURL = Fixtures.executable

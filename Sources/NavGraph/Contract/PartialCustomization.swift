@@ -124,6 +124,13 @@ public enum PartialCustomization {
                             }
                         }
                         var upVia: Int32 = -1, downVia: Int32 = -1
+                        // Triangle {x, y, z}: x -> y then x -> z upward, x -> z then x -> y downward.
+                        @inline(__always) func relax(through x: Int, xy: Int, xz: Int) {
+                            let viaUp = backward[xy] &+ forward[xz]
+                            if viaUp < up { up = viaUp; upVia = Int32(x) }
+                            let viaDown = backward[xz] &+ forward[xy]
+                            if viaDown < downWeight { downWeight = viaDown; downVia = Int32(x) }
+                        }
                         // Lower triangles x -> y, x -> z with x ascending: walk the shorter of the two downward lists.
                         let yBegin = Int(firstDown[y]), yEnd = Int(firstDown[y + 1])
                         let zBegin = Int(firstDown[z]), zEnd = Int(firstDown[z + 1])
@@ -132,22 +139,14 @@ public enum PartialCustomization {
                             for slot in yBegin..<yEnd {
                                 let x = Int(lowerNode[slot])
                                 guard let xz = cch.arc(from: x, to: z) else { continue }
-                                let xy = Int(downArc[slot])
-                                let viaUp = backward[xy] &+ forward[xz]
-                                if viaUp < up { up = viaUp; upVia = Int32(x) }
-                                let viaDown = backward[xz] &+ forward[xy]
-                                if viaDown < downWeight { downWeight = viaDown; downVia = Int32(x) }
+                                relax(through: x, xy: Int(downArc[slot]), xz: xz)
                             }
                         } else {
                             for slot in zBegin..<zEnd {
                                 let x = Int(lowerNode[slot])
                                 if x >= y { break }
                                 guard let xy = cch.arc(from: x, to: y) else { continue }
-                                let xz = Int(downArc[slot])
-                                let viaUp = backward[xy] &+ forward[xz]
-                                if viaUp < up { up = viaUp; upVia = Int32(x) }
-                                let viaDown = backward[xz] &+ forward[xy]
-                                if viaDown < downWeight { downWeight = viaDown; downVia = Int32(x) }
+                                relax(through: x, xy: xy, xz: Int(downArc[slot]))
                             }
                         }
                         up = min(up, infinity); downWeight = min(downWeight, infinity)
