@@ -102,4 +102,34 @@ import Testing
         #expect(engine.cachedMetricCount == 3)
         #expect(engine.metric(avoid: [], mode: .strict, traffic: nil, vehicle: VehicleDimensions(height: 4)) !== tall)
     }
+
+    /// A low connector that is the via way of a restriction: the restriction copies the connector's routing nodes for
+    /// drivers coming from way 10, and a tall truck may use neither the connector nor its copies.
+    ///
+    ///     4 --30-- 3 --60-- 6          no_right_turn: 10 via 20 to 60
+    ///              |        |          way 20: maxheight 3.5
+    ///              20       50
+    ///              |        |
+    ///     1 --10-- 2 --40-- 5
+    @Test func tallTruckUsesNoCopyOfALowViaWay() throws {
+        var osm = CraftedOSM.viaWayTown(restriction: nil)
+        osm.ways = osm.ways.map { $0.id == 20 ? ($0.id, $0.refs, ["highway": "residential", "maxheight": "3.5"]) : $0 }
+        osm.relations = [(200, [("way", 10, "from"), ("way", 20, "via"), ("way", 60, "to")],
+                          ["type": "restriction", "restriction": "no_right_turn"])]
+        let graph = try osm.importGraph(named: "truck-low-via-way")
+        let directedEdges = Set((0..<graph.routingNodeCount).map { graph.routingEdge[$0] })
+        #expect(directedEdges.count < graph.routingNodeCount, "the restriction added no copy of way 20's routing nodes")
+        let service = RoutingService(engine: RoutingEngine(graph: graph))
+        func distance(_ query: String) throws -> Double {
+            // From the west end of way 10 to the middle of way 30 (45.001, 7.001).
+            let response = try service.handle(HTTPRequest(method: "GET", target: "/route/v1/truck/7.000,45.000;7.001,45.001\(query)"))
+            let json = (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]) ?? [:]
+            #expect(response.status == 200, "\(json)")
+            return try #require(Self.distance(json))
+        }
+        let low = try distance(""), tall = try distance("?vehicle_height=4")
+        // Through the connector: 157 + 111 + 79 m; round it by ways 40, 50, 60: about 314 m more.
+        #expect(low < 400, "low truck \(low) m")
+        #expect(tall > low + 250, "tall truck \(tall) m vs \(low) m: it went under the 3.5 m via way")
+    }
 }

@@ -67,7 +67,9 @@ import Testing
             let metric = router.engine.metric(avoid: avoid, mode: .strict, traffic: nil, vehicle: vehicle)
             // Only closed ways changed: the weights are the avoid set's metric's, with those ways' routing nodes unusable.
             let base = router.engine.metric(avoid: avoid, mode: .strict, traffic: nil)
-            let closedNodes = Set(closed.flatMap { [2 * $0, 2 * $0 + 1] }.map { Int(graph.routingNodeOfEdge[$0]) }.filter { $0 >= 0 })
+            // Every routing node of a closed way, the copies that via-way restrictions add included.
+            let closedEdges = Set(closed)
+            let closedNodes = Set((0..<graph.routingNodeCount).filter { closedEdges.contains(Int(graph.routingEdge[$0] >> 1)) })
             for node in 0..<graph.routingNodeCount {
                 let expected = closedNodes.contains(node) ? CCHMetric.infinity : base.nodeWeight[node]
                 if metric.nodeWeight[node] != expected {

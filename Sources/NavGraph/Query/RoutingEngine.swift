@@ -83,10 +83,13 @@ public final class RoutingEngine: Sendable {
         var weights = base.nodeWeight
         var raised: [Int] = []
         let edges = VehicleLimitCheck(graph: graph).violatingEdges(vehicle)
-        for edge in edges {
-            for direction in 0..<2 {
-                let node = Int(graph.routingNodeOfEdge[2 * edge + direction])
-                if node >= 0 && weights[node] < CCHMetric.infinity { weights[node] = CCHMetric.infinity; raised.append(node) }
+        // Every routing node of a closed edge: a via-way restriction gives its via edges more than one.
+        var closed = ContiguousArray<Bool>(repeating: false, count: graph.edgeCount)
+        for edge in edges { closed[edge] = true }
+        if !edges.isEmpty {
+            for node in 0..<graph.routingNodeCount where closed[Int(graph.routingEdge[node] >> 1)] && weights[node] < CCHMetric.infinity {
+                weights[node] = CCHMetric.infinity
+                raised.append(node)
             }
         }
         let (hierarchy, report) = weights.withUnsafeBufferPointer { weights in
