@@ -119,9 +119,11 @@ struct CraftedAccessRuleTests {
         #expect(map.turnCost(graph, from: "WN", into: "NE") == nil)
     }
 
-    @Test func destinationRoadsCarryRoutesOnlyToOrFromPlacesOnThem() throws {
-        let map = shortcut(["highway": "residential", "access": "destination"])
-        let graph = try map.importGraph(named: "access-destination")
+    /// `private` is restricted as `destination` is (car.lua's `restricted_access_tag_list`): the same behaviour.
+    @Test(arguments: ["destination", "private"])
+    func destinationRoadsCarryRoutesOnlyToOrFromPlacesOnThem(access: String) throws {
+        let map = shortcut(["highway": "residential", "access": access])
+        let graph = try map.importGraph(named: "access-\(access)")
         let router = Router(graph: graph)
         let west = point(map, column: 0, row: 0), east = point(map, column: 12, row: 0)
         let onTheRoad = point(map, column: 6, row: -0.1)
@@ -152,6 +154,27 @@ struct CraftedAccessRuleTests {
         for kinds in [PathAttributeSet(), [.duration]] {
             let matrix = BucketManyToMany(router: router, metric: metric, attributes: kinds).compute(sources: snaps, destinations: snaps)
             #expect(abs((matrix.duration(0, 1) ?? -1) - inbound.duration) < 0.002, "\(kinds)")
+        }
+    }
+
+    /// A private service road A-B takes a waypoint only when no other road lies within the radius (car.lua's start
+    /// points leave private service roads out); a private residential road takes it like any road.
+    @Test func privateServiceRoadIsNoPreferredStart() throws {
+        let onTheRoad = Coordinate(lat: origin.lat + 0.1 * 0.0005, lon: origin.lon + 6 * 0.0005)
+        var wide = RouteOptions(), narrow = RouteOptions()
+        wide.radius = 500
+        narrow.radius = 50
+        for (highway, preferred) in [("service", false), ("residential", true)] {
+            let map = shortcut(["highway": highway, "access": "private"])
+            let graph = try map.importGraph(named: "access-private-\(highway)")
+            let router = Router(graph: graph)
+            let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+            let ab = Int(graph.routingEdge[try #require(map.routingNode(graph, "AB"))] >> 1)
+            let snap = try router.snap(onTheRoad, index: 0, options: wide, metric: metric)
+            #expect((snap.edge == ab) == preferred, "\(highway): snapped \(snap.distance) m away onto edge \(snap.edge)")
+            // With no other road in reach, the private road takes the waypoint.
+            let near = try router.snap(onTheRoad, index: 0, options: narrow, metric: metric)
+            #expect(near.edge == ab && near.distance < 10, "\(highway): \(near.distance) m")
         }
     }
 }

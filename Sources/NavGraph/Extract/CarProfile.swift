@@ -43,8 +43,9 @@ public enum CarProfile {
         "no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus", "bus", "foot",
         "emergency_vehicle", "restricted", "military", "official",
     ]
-    /// Access values that allow a car only to reach or leave places on the way (OSRM `restricted_access_tag_list`);
-    /// `private` additionally keeps navgraph's search off the way.
+    /// Access values that allow a car only to reach or leave places on the way (OSRM `restricted_access_tag_list`).
+    /// `private` is one of them, as in car.lua: the way is routable, entering it costs `restrictedEntryMilliseconds`
+    /// of search cost (no time), a private service road is no preferred start or end, and a private track stays closed.
     static let privateAccess: Set<String> = ["private"]
     static let destinationAccess: Set<String> = ["destination", "customers", "delivery", "permit", "residents", "unknown"]
     /// Access values OSRM reads as an explicit permission (`access_tag_whitelist`).
@@ -84,7 +85,7 @@ public enum CarProfile {
         if tags["service"] == "emergency_access" { return nil }
         if let access {
             if blockedAccess.contains(access) { return nil }
-            if privateAccess.contains(access) { flags.insert(.privateAccess) }
+            if privateAccess.contains(access) { flags.formUnion([.privateAccess, .destinationOnly]) }
             if destinationAccess.contains(access) { flags.insert(.destinationOnly) }
         }
         if roadClass == .ferry { flags.insert(.ferry) }

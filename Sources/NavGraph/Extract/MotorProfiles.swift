@@ -37,7 +37,8 @@ extension CarDerivedProfile {
         let keys = attributes.roadClass == .ferry ? rules.accessKeys.filter { $0 != "vehicle" && $0 != "access" } : rules.accessKeys
         if let access = keys.lazy.compactMap({ tags[$0] }).first {
             if rules.blockedAccess.contains(access) { return nil }
-            if rules.privateAccess.contains(access) { attributes.flags.insert(.privateAccess) }
+            // Private ways are restricted like destination-only ones (car.lua's rule), not closed.
+            if rules.privateAccess.contains(access) { attributes.flags.formUnion([.privateAccess, .destinationOnly]) }
             if rules.destinationAccess.contains(access) { attributes.flags.insert(.destinationOnly) }
         }
         if let cap = rules.speedCaps[attributes.roadClass.osmName], attributes.roadClass != .ferry {

@@ -62,8 +62,7 @@ public enum ProfileTurnCosts {
                 time = d & 1 == 0 ? network.edgeTimeForward[edge] : network.edgeTimeBackward[edge]
                 flags = network.edgeFlags[edge]
             }
-            let usable = time != RoadNetwork.forbidden && EdgeFlags(rawValue: flags).isDisjoint(with: .privateAccess)
-            weights[node] = usable ? min(time, CCHMetric.infinity - 1) : CCHMetric.infinity
+            weights[node] = time != RoadNetwork.forbidden ? min(time, CCHMetric.infinity - 1) : CCHMetric.infinity
         }
         return weights
     }

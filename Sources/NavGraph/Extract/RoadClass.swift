@@ -90,6 +90,7 @@ public struct EdgeFlags: OptionSet, Sendable {
     public static let tunnel = EdgeFlags(rawValue: 1 << 4)
     public static let oneway = EdgeFlags(rawValue: 1 << 5)
     public static let destinationOnly = EdgeFlags(rawValue: 1 << 6)
+    /// Tagged private: routable as `destinationOnly` (set with it), no preferred start on a service road.
     public static let privateAccess = EdgeFlags(rawValue: 1 << 7)
     /// `junction=circular`: a traffic circle guidance announces as a rotary (it also carries `roundabout`).
     public static let circular = EdgeFlags(rawValue: 1 << 8)

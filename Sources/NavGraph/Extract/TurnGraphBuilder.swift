@@ -23,7 +23,7 @@ public enum TurnGraphBuilder {
     public static func isDrivable(_ network: RoadNetwork, directedEdge d: Int) -> Bool {
         let edge = d >> 1
         let time = d & 1 == 0 ? network.edgeTimeForward[edge] : network.edgeTimeBackward[edge]
-        if time != RoadNetwork.forbidden && EdgeFlags(rawValue: network.edgeFlags[edge]).isDisjoint(with: .privateAccess) { return true }
+        if time != RoadNetwork.forbidden { return true }
         return network.profileEdges.contains { isDrivable($0, directedEdge: d) }
     }
 
@@ -31,7 +31,7 @@ public enum TurnGraphBuilder {
     static func isDrivable(_ profile: ProfileEdges, directedEdge d: Int) -> Bool {
         let edge = d >> 1
         let time = d & 1 == 0 ? profile.timeForward[edge] : profile.timeBackward[edge]
-        return time != RoadNetwork.forbidden && EdgeFlags(rawValue: profile.flags[edge]).isDisjoint(with: .privateAccess)
+        return time != RoadNetwork.forbidden
     }
 
     public static func build(network: RoadNetwork, restrictions: [TurnRestriction]) -> TurnGraph {

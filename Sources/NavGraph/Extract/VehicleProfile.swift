@@ -92,7 +92,8 @@ public struct ProfileRules: Sendable {
     public var blockedAccess: Set<String>
     /// Access values that admit the way even when its highway class is not in `highwaySpeeds`.
     public var allowedAccess: Set<String>
-    /// Access values that make a way private (kept in the graph, never routed through).
+    /// Access values that make a way private: motor profiles route it as destination-only (and start on a private
+    /// service road only when nothing else is near); bicycle and foot leave it out.
     public var privateAccess: Set<String>
     /// Access values that mark destination-only traffic.
     public var destinationAccess: Set<String>

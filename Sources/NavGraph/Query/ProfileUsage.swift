@@ -3,7 +3,7 @@ public enum ProfileUsage {
     /// Kilometres of edges the graph's profile may use in at least one direction.
     public static func kilometres(_ graph: RoutingGraph) -> Double {
         var metres = 0.0
-        for edge in 0..<graph.edgeCount where !graph.flags(edge: edge).contains(.privateAccess) {
+        for edge in 0..<graph.edgeCount {
             if graph.edgeTimeForward[edge] < CCHMetric.infinity || graph.edgeTimeBackward[edge] < CCHMetric.infinity { metres += graph.edgeLength[edge] }
         }
         return metres / 1000

@@ -91,9 +91,10 @@ public final class Router: @unchecked Sendable {
         }
         var options = options
         if let radius = options.radii?[safe: index] ?? nil { options.radius = radius }
-        // As in OSRM, a trip starts or ends on a ferry only when no road the metric may use lies within the radius.
+        // As in OSRM, a trip starts or ends on a ferry, or on a private service road, only when no other road the
+        // metric may use lies within the radius.
         if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in
-            isUsable(edge: edge, metric: metric) && !graph.flags(edge: edge).contains(.ferry)
+            isUsable(edge: edge, metric: metric) && graph.isPreferredStart(edge: edge)
         }) { return snap }
         if let snap = snapper.candidates(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
         if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in

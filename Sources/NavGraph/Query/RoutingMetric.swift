@@ -50,10 +50,9 @@ public final class RoutingMetric: @unchecked Sendable {
     public static func freeFlowWeights(_ graph: RoutingGraph) -> ContiguousArray<UInt32> {
         var weights = ContiguousArray<UInt32>(repeating: CCHMetric.infinity, count: graph.routingNodeCount)
         for node in 0..<graph.routingNodeCount {
-            // A routing node of another profile of the road set (its time forbidden, or private to this one) is unusable.
-            let d = Int(graph.routingEdge[node])
-            let time = graph.freeFlowTime(directedEdge: d)
-            weights[node] = time >= CCHMetric.infinity || graph.flags(edge: d >> 1).contains(.privateAccess) ? CCHMetric.infinity : time
+            // A routing node of another profile of the road set (its time forbidden to this one) is unusable.
+            let time = graph.freeFlowTime(directedEdge: Int(graph.routingEdge[node]))
+            weights[node] = time >= CCHMetric.infinity ? CCHMetric.infinity : time
         }
         return weights
     }

@@ -231,6 +231,12 @@ public final class RoutingGraph: @unchecked Sendable {
         guideFields[Int(edgeGuide[edge]) * GuideRecord.fieldCount + field]
     }
     public func roadClass(edge: Int) -> RoadClass { RoadClass(rawValue: edgeClass[edge]) ?? .service }
+    /// Whether a trip may start or end on the edge while another road is near: not on a ferry, nor on a private
+    /// service road (OSRM car.lua's `is_startpoint` with its `service_access_tag_blacklist`).
+    public func isPreferredStart(edge: Int) -> Bool {
+        let flags = flags(edge: edge)
+        return !flags.contains(.ferry) && !(flags.contains(.privateAccess) && edgeClass[edge] == RoadClass.service.rawValue)
+    }
 
     /// Edge owning the segment that starts at shape point `index`.
     public func edge(ofShapePoint index: Int) -> Int {
