@@ -60,12 +60,19 @@ public struct EdgeCostModel: Sendable {
 
     /// Segments of directed edge d in driving order.
     public func segments(directedEdge d: Int, traffic: TrafficOverlay?) -> [EdgeSegment] {
+        var result: [EdgeSegment] = []
+        result.reserveCapacity(Int(graph.edgeShapeFirst[(d >> 1) + 1] - graph.edgeShapeFirst[d >> 1]) - 1)
+        forEachSegment(directedEdge: d, traffic: traffic) { result.append($0) }
+        return result
+    }
+
+    /// Calls `body` with each segment of directed edge d in driving order, without building an array (leg building).
+    @inline(__always)
+    public func forEachSegment(directedEdge d: Int, traffic: TrafficOverlay?, _ body: (EdgeSegment) -> Void) {
         let edge = d >> 1, forward = d & 1 == 0
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let total = graph.edgeLength[edge]
         let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
-        var result: [EdgeSegment] = []
-        result.reserveCapacity(last - first)
         for step in 0..<(last - first) {
             let start = forward ? first + step : last - step
             let end = forward ? start + 1 : start - 1
@@ -78,9 +85,8 @@ public struct EdgeCostModel: Sendable {
                 if let factor = traffic.factor(key: key) { current = typical * factor }
                 congestion = traffic.congestion(key: key)
             }
-            result.append(EdgeSegment(from: start, to: end, length: length, typical: typical, current: current, congestion: congestion))
+            body(EdgeSegment(from: start, to: end, length: length, typical: typical, current: current, congestion: congestion))
         }
-        return result
     }
 
     /// Travel time of directed edge d in ms with traffic, or nil if a segment is closed.

@@ -8,6 +8,8 @@ extension Router {
         var distanceByName: [UInt32: Double] = [:]   // string id of the edge's name, else of its ref
         var edgeFirstSegment: [Int] = []
         edgeFirstSegment.reserveCapacity(directedEdges.count)
+        coordinates.reserveCapacity(2 * directedEdges.count + 2)
+        annotations.reserveCapacity(2 * directedEdges.count + 1)
         for (index, d) in directedEdges.enumerated() {
             edgeFirstSegment.append(annotations.count)
             let edge = d >> 1
@@ -16,10 +18,10 @@ extension Router {
             let flags = graph.flags(edge: edge), roadClass = graph.roadClass(edge: edge)
             var travelled = 0.0
             var pieceLength = 0.0
-            for segment in costs.segments(directedEdge: d, traffic: metric.traffic) {
+            costs.forEachSegment(directedEdge: d, traffic: metric.traffic) { segment in
                 defer { travelled += segment.length }
                 let start = max(from, travelled), end = min(to, travelled + segment.length)
-                guard end > start else { continue }
+                guard end > start else { return }
                 let share = (end - start) / segment.length
                 let endPoint: Coordinate
                 if end >= travelled + segment.length {
