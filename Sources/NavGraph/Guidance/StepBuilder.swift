@@ -18,6 +18,9 @@ public final class StepBuilder {
     var along = ContiguousArray<Double>()
     /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
     var junctionAt = ContiguousArray<Int32>()
+    /// The intersections of the leg being assembled, and each step's records among them.
+    var table = IntersectionTable.Builder()
+    var stepIntersections = ContiguousArray<Range<Int>>()
 
     /// The profile's travel mode (read once: the profile's rules are a large value).
     let mode: TravelMode
