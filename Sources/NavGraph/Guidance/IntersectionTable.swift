@@ -84,6 +84,13 @@ public final class IntersectionTable: Sendable {
             records[records.count - 1].roadCount += 1
         }
 
+        /// The roads of a junction view, for the intersection started last.
+        mutating func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
+            bearings.append(contentsOf: roads.lazy.map { UInt16(truncatingIfNeeded: Bearing.wire($0.bearing)) })
+            entries.append(contentsOf: roads.lazy.map(\.entry))
+            records[records.count - 1].roadCount += Int32(roads.count)
+        }
+
         /// The table of everything appended since the last `finish`; the builder starts empty again.
         mutating func finish() -> IntersectionTable {
             lastRecords = records.count

@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// Cuts a leg into steps at the maneuvers found by `StepBuilder`, with names, lanes, intersections and exact totals.
 extension StepBuilder {
     func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
@@ -7,6 +9,7 @@ extension StepBuilder {
         junctionAt.removeAll(keepingCapacity: true)
         junctionAt.append(contentsOf: repeatElement(-1, count: leg.coordinates.count))
         for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = Int32(k) }
+        prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
         var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
@@ -97,6 +100,26 @@ extension StepBuilder {
     }
 
 
+    /// Starts loading what each step reads about the road it takes (ref, speed limit, class, guidance record), so
+    /// that the steps' cache misses overlap instead of coming one after another.
+    func prefetchStepEdges(_ marks: [Mark], edges: [Int]) {
+        guard let refs = graph.edgeRef.baseAddress, let guides = graph.edgeGuide.baseAddress,
+              let speeds = graph.edgeMaxspeed.baseAddress, let classes = graph.edgeClass.baseAddress,
+              let fields = graph.guideFields.baseAddress, !edges.isEmpty else { return }
+        for mark in marks {
+            let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
+            navgraph_prefetch(refs + edge)
+            navgraph_prefetch(guides + edge)
+            navgraph_prefetch(speeds + edge)
+            navgraph_prefetch(classes + edge)
+        }
+        for mark in marks {
+            let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
+            let record = Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount
+            if record < graph.guideFields.count { navgraph_prefetch(fields + record) }
+        }
+    }
+
     /// A maneuver closer than this after the previous one narrows the previous one's active lanes to its side.
     static let laneLookahead = 150.0
 
@@ -113,7 +136,7 @@ extension StepBuilder {
         let at = leg.edgeFirstSegment[k]
         table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: junction.inIndex, outIndex: junction.outIndex,
                      lanes: lanes, control: junction.control)
-        for road in junction.roads { table.appendRoad(bearing: Bearing.wire(road.bearing), entry: road.entry) }
+        table.appendRoads(junction.roads)
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.

@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// Turns a route leg into guidance steps: finds the junctions the leg passes, decides what to announce at each
 /// (`TurnClassifier`, roundabouts here), collapses what a driver would not want to hear, and cuts the leg's
 /// geometry, distance, duration and weight into steps that add up exactly to the leg's.
@@ -69,11 +71,18 @@ public final class StepBuilder {
         degrees.append(0)
         goesOn.removeAll(keepingCapacity: true)
         goesOn.append(false)
+        // Every edge's head word is read below: start loading them all first, so their cache misses overlap.
+        for d in edges { reader.heads.prefetch(d) }
+        let flagBase = graph.edgeFlags.baseAddress
         for k in 1..<edges.count {
             let head = reader.headInfo(of: edges[k - 1])
             degrees.append(UInt32(head.degree))
             goesOn.append(head.goesOn)
             roads += head.degree
+            // The walk below reads every edge's flags and the junctions where the road does not plainly go on: start
+            // loading them all now, so their cache misses overlap instead of coming one at a time.
+            if let flagBase { navgraph_prefetch(flagBase + (edges[k] >> 1)) }
+            if !head.goesOn { reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree) }
         }
         pool.reset(needed: roads)
         views.removeAll(keepingCapacity: true)
