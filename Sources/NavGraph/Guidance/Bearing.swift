@@ -43,7 +43,10 @@ enum Bearing {
     }
 
     /// A bearing as the Directions API writes it: an integer 0...359.
-    static func wire(_ value: Double) -> Int { Int(normalized(roundedHalfAway(value))) % 360 }
+    static func wire(_ value: Double) -> Int {
+        let degrees = Int(normalized(roundedHalfAway(value)))
+        return degrees >= 0 && degrees < 360 ? degrees : degrees % 360
+    }
 
     /// `value.rounded()` (halves away from zero) without the libm call it compiles to: the part after the integer
     /// is exact in a double, so the result is the same for every input.

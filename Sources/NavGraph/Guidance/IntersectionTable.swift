@@ -38,7 +38,7 @@ public final class IntersectionTable: Sendable {
 
     /// A table of the given intersections (copies their fields), for steps made by hand.
     static func of(_ list: [Intersection]) -> IntersectionTable {
-        var builder = Builder()
+        let builder = Builder()
         for intersection in list {
             builder.append(location: intersection.location, geometryIndex: intersection.geometryIndex,
                            inIndex: intersection.inIndex, outIndex: intersection.outIndex,
@@ -48,55 +48,93 @@ public final class IntersectionTable: Sendable {
         return builder.finish()
     }
 
-    /// Collects a leg's intersections (kept by the step builder: its arrays' sizes carry over to the next leg).
-    struct Builder {
-        private var records = ContiguousArray<Record>()
-        private var bearings = ContiguousArray<UInt16>()
-        private var entries = ContiguousArray<Bool>()
+    /// Collects a leg's intersections in buffers kept from leg to leg (one per step builder), and copies them
+    /// into a table when the leg is done: appending is a pointer write, with no per-element checks.
+    final class Builder {
+        private var records: UnsafeMutablePointer<Record>
+        private var recordCapacity = 64
+        private(set) var count = 0
+        private var bearings: UnsafeMutablePointer<UInt16>
+        private var entries: UnsafeMutablePointer<Bool>
+        private var roadCapacity = 256
+        private var roadCount = 0
         private var lanes = ContiguousArray<[Lane]>()
-        /// Sizes of the last table built, reserved for the next one.
-        private var lastRecords = 0, lastRoads = 0
 
-        var count: Int { records.count }
+        init() {
+            records = .allocate(capacity: recordCapacity)
+            bearings = .allocate(capacity: roadCapacity)
+            entries = .allocate(capacity: roadCapacity)
+        }
 
-        /// Starts an intersection; its roads follow with `appendRoad`.
-        mutating func append(location: Coordinate, geometryIndex: Int, inIndex: Int?, outIndex: Int?, lanes laneList: [Lane]?,
-                             control: UInt8) {
-            if records.isEmpty {
-                records.reserveCapacity(max(lastRecords, 4))
-                bearings.reserveCapacity(max(lastRoads, 8))
-                entries.reserveCapacity(max(lastRoads, 8))
+        deinit {
+            records.deallocate(); bearings.deallocate(); entries.deallocate()
+        }
+
+        /// Starts an intersection; its roads follow with `appendRoad` or `appendRoads`.
+        func append(location: Coordinate, geometryIndex: Int, inIndex: Int?, outIndex: Int?, lanes laneList: [Lane]?,
+                    control: UInt8) {
+            if count == recordCapacity {
+                let grown = UnsafeMutablePointer<Record>.allocate(capacity: 2 * recordCapacity)
+                grown.moveInitialize(from: records, count: count)
+                records.deallocate()
+                records = grown
+                recordCapacity *= 2
             }
             var lanesIndex: Int32 = -1
             if let laneList {
                 lanesIndex = Int32(lanes.count)
                 lanes.append(laneList)
             }
-            records.append(Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(bearings.count),
-                                  roadCount: 0, inIndex: Int32(inIndex ?? -1), outIndex: Int32(outIndex ?? -1),
-                                  lanes: lanesIndex, control: control))
+            (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
+                                                    roadCount: 0, inIndex: Int32(inIndex ?? -1), outIndex: Int32(outIndex ?? -1),
+                                                    lanes: lanesIndex, control: control))
+            count += 1
+        }
+
+        /// Room for `more` roads.
+        private func reserveRoads(_ more: Int) {
+            guard roadCount + more > roadCapacity else { return }
+            let capacity = max(2 * roadCapacity, roadCount + more)
+            let grownBearings = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
+            grownBearings.moveInitialize(from: bearings, count: roadCount)
+            bearings.deallocate()
+            bearings = grownBearings
+            let grownEntries = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+            grownEntries.moveInitialize(from: entries, count: roadCount)
+            entries.deallocate()
+            entries = grownEntries
+            roadCapacity = capacity
         }
 
         /// One road of the intersection started last.
-        @inline(__always) mutating func appendRoad(bearing: Int, entry: Bool) {
-            bearings.append(UInt16(truncatingIfNeeded: bearing))
-            entries.append(entry)
-            records[records.count - 1].roadCount += 1
+        func appendRoad(bearing: Int, entry: Bool) {
+            reserveRoads(1)
+            (bearings + roadCount).initialize(to: UInt16(truncatingIfNeeded: bearing))
+            (entries + roadCount).initialize(to: entry)
+            roadCount += 1
+            records[count - 1].roadCount += 1
         }
 
         /// The roads of a junction view, for the intersection started last.
-        mutating func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
-            bearings.append(contentsOf: roads.lazy.map { UInt16(truncatingIfNeeded: Bearing.wire($0.bearing)) })
-            entries.append(contentsOf: roads.lazy.map(\.entry))
-            records[records.count - 1].roadCount += Int32(roads.count)
+        func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
+            reserveRoads(roads.count)
+            for index in roads.indices {
+                (bearings + roadCount + index).initialize(to: UInt16(truncatingIfNeeded: Bearing.wire(roads[index].bearing)))
+                (entries + roadCount + index).initialize(to: roads[index].entry)
+            }
+            roadCount += roads.count
+            records[count - 1].roadCount += Int32(roads.count)
         }
 
         /// The table of everything appended since the last `finish`; the builder starts empty again.
-        mutating func finish() -> IntersectionTable {
-            lastRecords = records.count
-            lastRoads = bearings.count
-            let table = IntersectionTable(records: records, bearings: bearings, entries: entries, lanes: lanes)
-            records = []; bearings = []; entries = []; lanes = []
+        func finish() -> IntersectionTable {
+            let table = IntersectionTable(records: ContiguousArray(UnsafeBufferPointer(start: records, count: count)),
+                                          bearings: ContiguousArray(UnsafeBufferPointer(start: bearings, count: roadCount)),
+                                          entries: ContiguousArray(UnsafeBufferPointer(start: entries, count: roadCount)),
+                                          lanes: lanes)
+            count = 0
+            roadCount = 0
+            lanes = []
             return table
         }
     }

@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// One road at a junction as seen from its centre: the directed edge leaving along it, its bearing, and whether
 /// the route's incoming edge may turn onto it.
 struct JunctionRoad {
@@ -171,6 +173,12 @@ struct JunctionReader {
             index += forward ? 1 : -1
         }
         return Bearing.planar(origin, previous)
+    }
+
+    /// Starts loading the entry of `edgeTo` / `edgeFrom` that `head(of: d)` reads.
+    @inline(__always) func prefetchHead(of d: Int) {
+        let ends = d & 1 == 0 ? graph.edgeTo : graph.edgeFrom
+        if let base = ends.baseAddress, d >> 1 < ends.count { navgraph_prefetch(base + (d >> 1)) }
     }
 
     /// Head junction of a directed edge.

@@ -90,7 +90,7 @@ public struct Intersection: Sendable, Equatable {
         if hasTrafficSignal { control.insert(.trafficSignals) }
         if hasStopSign { control.insert(.stop) }
         if hasYieldSign { control.insert(.giveWay) }
-        var builder = IntersectionTable.Builder()
+        let builder = IntersectionTable.Builder()
         builder.append(location: location, geometryIndex: geometryIndex, inIndex: inIndex, outIndex: outIndex, lanes: lanes,
                        control: control.rawValue)
         for (bearing, allowed) in zip(bearings, entry) { builder.appendRoad(bearing: bearing, entry: allowed) }
