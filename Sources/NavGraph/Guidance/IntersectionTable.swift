@@ -119,7 +119,7 @@ public final class IntersectionTable: Sendable {
         func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
             reserveRoads(roads.count)
             for index in roads.indices {
-                (bearings + roadCount + index).initialize(to: UInt16(truncatingIfNeeded: Bearing.wire(roads[index].bearing)))
+                (bearings + roadCount + index).initialize(to: roads[index].wire)
                 (entries + roadCount + index).initialize(to: roads[index].entry)
             }
             roadCount += roads.count

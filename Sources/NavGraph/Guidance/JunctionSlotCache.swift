@@ -24,6 +24,8 @@ struct JunctionSlot {
     var control: UInt8
     /// 1 once the junction's slots are filled.
     var ready: UInt8
+    /// `bearing` as the Directions API writes it (`Bearing.wire`; last, where it fits in the record's padding).
+    var wire: UInt16
 
     /// Junctions with more roads than this have no entry masks (a view scans the turn arcs instead).
     static let maskedDegree = 32
@@ -39,7 +41,7 @@ final class JunctionSlotCache: @unchecked Sendable {
         count = slotCount
         slots = .allocate(capacity: max(slotCount, 1))
         slots.initialize(repeating: JunctionSlot(leaving: -1, routing: -1, bearing: 0, plainEntry: 0, arrivingRouting: -1, arrivingLanes: 0, exitRef: 0, flags: 0,
-                                                  roadClass: 0, control: 0, ready: 0),
+                                                  roadClass: 0, control: 0, ready: 0, wire: 0),
                          count: max(slotCount, 1))
     }
 

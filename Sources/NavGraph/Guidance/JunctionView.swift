@@ -14,6 +14,8 @@ struct JunctionRoad {
     var flags: EdgeFlags
     /// Routing node of the plain directed edge, -1 when no car may drive it.
     var routing: Int32
+    /// `bearing` as the Directions API writes it (`Bearing.wire`).
+    var wire: UInt16
     var edge: Int { leaving >> 1 }
 }
 
@@ -102,10 +104,12 @@ struct JunctionReader {
         for index in 0..<out.count {
             let leaving = Int(graph.junctionOut[first + index])
             let lanes = graph.guideString(edge: leaving >> 1, field: leaving & 1 == 1 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
-            let slot = JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: measureBearing(directedEdge: leaving),
+            let bearing = measureBearing(directedEdge: leaving)
+            let slot = JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: bearing,
                                     plainEntry: 0, arrivingRouting: graph.routingNodeOfEdge[leaving ^ 1], arrivingLanes: lanes,
                                     exitRef: exitRef, flags: graph.edgeFlags[leaving >> 1],
-                                    roadClass: graph.edgeClass[leaving >> 1], control: control, ready: 1)
+                                    roadClass: graph.edgeClass[leaving >> 1], control: control, ready: 1,
+                                    wire: UInt16(truncatingIfNeeded: Bearing.wire(bearing)))
             var at = index
             while at > 0 && out[at - 1].bearing > slot.bearing {
                 out[at] = out[at - 1]
@@ -216,7 +220,7 @@ struct JunctionReader {
             let allowed = leaving == outgoing || (masked && from >= 0 && mask & (1 << UInt32(position)) != 0)
             pool[count] = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: allowed,
                                        roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
-                                       routing: slot.routing)
+                                       routing: slot.routing, wire: slot.wire)
             if leaving == reverseIn { inIndex = count }
             if leaving == outgoing { outIndex = count }
             count += 1

@@ -79,11 +79,11 @@ public final class StepBuilder {
             degrees.append(UInt32(head.degree))
             goesOn.append(head.goesOn)
             roads += head.degree
-            // The walk below reads every edge's flags and the junctions where the road does not plainly go on: start
+            // The walk below reads every edge's flags and class, and the junctions of three or more roads: start
             // loading them all now, so their cache misses overlap instead of coming one at a time.
             if let flagBase { navgraph_prefetch(flagBase + (edges[k] >> 1)) }
             if let classBase { navgraph_prefetch(classBase + (edges[k] >> 1)) }
-            if !head.goesOn {
+            if !head.goesOn && head.degree != 2 {
                 reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
                 reader.prefetchHead(of: edges[k - 1])
             }
