@@ -99,7 +99,6 @@ extension StepBuilder {
         return steps
     }
 
-
     /// Starts loading what each step reads about the road it takes (ref, speed limit, class, guidance record), so
     /// that the steps' cache misses overlap instead of coming one after another.
     func prefetchStepEdges(_ marks: [Mark], edges: [Int]) {
