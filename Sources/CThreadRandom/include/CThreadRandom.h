@@ -1,3 +1,4 @@
-/* Small C helpers for the importer: per-thread rand() for METIS, malloc_trim. */
+/* Small C helpers: per-thread rand() for METIS, malloc_trim, a cache prefetch hint. */
 #include "thread_random.h"
 #include "memory_trim.h"
+#include "prefetch.h"

@@ -43,5 +43,19 @@ enum Bearing {
     }
 
     /// A bearing as the Directions API writes it: an integer 0...359.
-    static func wire(_ value: Double) -> Int { Int(normalized(value.rounded())) % 360 }
+    static func wire(_ value: Double) -> Int {
+        let degrees = Int(normalized(roundedHalfAway(value)))
+        return degrees >= 0 && degrees < 360 ? degrees : degrees % 360
+    }
+
+    /// `value.rounded()` (halves away from zero) without the libm call it compiles to: the part after the integer
+    /// is exact in a double, so the result is the same for every input.
+    @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
+        guard abs(value) < 1e15 else { return value.rounded() }
+        let whole = Double(Int(value))
+        let part = value - whole
+        if part >= 0.5 { return whole + 1 }
+        if part <= -0.5 { return whole - 1 }
+        return whole
+    }
 }

@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// One road at a junction as seen from its centre: the directed edge leaving along it, its bearing, and whether
 /// the route's incoming edge may turn onto it.
 struct JunctionRoad {
@@ -12,6 +14,8 @@ struct JunctionRoad {
     var flags: EdgeFlags
     /// Routing node of the plain directed edge, -1 when no car may drive it.
     var routing: Int32
+    /// `bearing` as the Directions API writes it (`Bearing.wire`).
+    var wire: UInt16
     var edge: Int { leaving >> 1 }
 }
 
@@ -100,10 +104,12 @@ struct JunctionReader {
         for index in 0..<out.count {
             let leaving = Int(graph.junctionOut[first + index])
             let lanes = graph.guideString(edge: leaving >> 1, field: leaving & 1 == 1 ? GuideRecord.turnLanesForward : GuideRecord.turnLanesBackward)
-            let slot = JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: measureBearing(directedEdge: leaving),
+            let bearing = measureBearing(directedEdge: leaving)
+            let slot = JunctionSlot(leaving: Int32(leaving), routing: graph.routingNodeOfEdge[leaving], bearing: bearing,
                                     plainEntry: 0, arrivingRouting: graph.routingNodeOfEdge[leaving ^ 1], arrivingLanes: lanes,
                                     exitRef: exitRef, flags: graph.edgeFlags[leaving >> 1],
-                                    roadClass: graph.edgeClass[leaving >> 1], control: control, ready: 1)
+                                    roadClass: graph.edgeClass[leaving >> 1], control: control, ready: 1,
+                                    wire: UInt16(truncatingIfNeeded: Bearing.wire(bearing)))
             var at = index
             while at > 0 && out[at - 1].bearing > slot.bearing {
                 out[at] = out[at - 1]
@@ -173,6 +179,12 @@ struct JunctionReader {
         return Bearing.planar(origin, previous)
     }
 
+    /// Starts loading the entry of `edgeTo` / `edgeFrom` that `head(of: d)` reads.
+    @inline(__always) func prefetchHead(of d: Int) {
+        let ends = d & 1 == 0 ? graph.edgeTo : graph.edgeFrom
+        if let base = ends.baseAddress, d >> 1 < ends.count { navgraph_prefetch(base + (d >> 1)) }
+    }
+
     /// Head junction of a directed edge.
     func head(of d: Int) -> Int { Int(d & 1 == 0 ? graph.edgeTo[d >> 1] : graph.edgeFrom[d >> 1]) }
 
@@ -208,7 +220,7 @@ struct JunctionReader {
             let allowed = leaving == outgoing || (masked && from >= 0 && mask & (1 << UInt32(position)) != 0)
             pool[count] = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: allowed,
                                        roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
-                                       routing: slot.routing)
+                                       routing: slot.routing, wire: slot.wire)
             if leaving == reverseIn { inIndex = count }
             if leaving == outgoing { outIndex = count }
             count += 1

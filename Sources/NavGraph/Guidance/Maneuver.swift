@@ -71,32 +71,58 @@ public struct Lane: Sendable, Equatable {
     }
 }
 
-/// A junction the step passes (its first is the maneuver point itself), in the Directions API's terms.
+/// A junction the step passes (its first is the maneuver point itself), in the Directions API's terms: a view of
+/// one record of its leg's `IntersectionTable`.
 public struct Intersection: Sendable, Equatable {
-    public var location: Coordinate
-    /// Bearings of all roads at the junction, clockwise from north, ascending.
-    public var bearings: [Int]
-    /// Whether each road in `bearings` may be entered.
-    public var entry: [Bool]
-    /// Index into `bearings` of the road the route arrives on (nil at depart).
-    public var inIndex: Int?
-    /// Index into `bearings` of the road the route leaves on (nil at arrive).
-    public var outIndex: Int?
-    /// Index of `location` in the leg's coordinates (the output makes it relative to the step geometry).
-    public var geometryIndex: Int
-    /// Lanes, left to right, where `turn:lanes` is tagged on the approach.
-    public var lanes: [Lane]?
-    public var isTollCollection: Bool
-    public var hasTrafficSignal: Bool
-    public var hasStopSign: Bool
-    public var hasYieldSign: Bool
+    let table: IntersectionTable
+    let record: Int
 
+    init(table: IntersectionTable, record: Int) {
+        self.table = table; self.record = record
+    }
+
+    /// One intersection in a table of its own (for steps made by hand).
     public init(location: Coordinate, bearings: [Int], entry: [Bool], inIndex: Int?, outIndex: Int?, geometryIndex: Int,
                 lanes: [Lane]? = nil, isTollCollection: Bool = false, hasTrafficSignal: Bool = false,
                 hasStopSign: Bool = false, hasYieldSign: Bool = false) {
-        self.location = location; self.bearings = bearings; self.entry = entry; self.inIndex = inIndex; self.outIndex = outIndex
-        self.geometryIndex = geometryIndex; self.lanes = lanes; self.isTollCollection = isTollCollection
-        self.hasTrafficSignal = hasTrafficSignal; self.hasStopSign = hasStopSign; self.hasYieldSign = hasYieldSign
+        var control = NodeControl()
+        if isTollCollection { control.insert(.tollBooth) }
+        if hasTrafficSignal { control.insert(.trafficSignals) }
+        if hasStopSign { control.insert(.stop) }
+        if hasYieldSign { control.insert(.giveWay) }
+        let builder = IntersectionTable.Builder()
+        builder.append(location: location, geometryIndex: geometryIndex, inIndex: inIndex, outIndex: outIndex, lanes: lanes,
+                       control: control.rawValue)
+        for (bearing, allowed) in zip(bearings, entry) { builder.appendRoad(bearing: bearing, entry: allowed) }
+        self.init(table: builder.finish(), record: 0)
+    }
+
+    private var fields: IntersectionTable.Record { table.records[record] }
+    private var roads: Range<Int> { Int(fields.firstRoad)..<Int(fields.firstRoad + fields.roadCount) }
+
+    public var location: Coordinate { fields.location }
+    /// Bearings of all roads at the junction, clockwise from north, ascending.
+    public var bearings: IntersectionBearings { IntersectionBearings(table: table, roads: roads) }
+    /// Whether each road in `bearings` may be entered.
+    public var entry: IntersectionEntries { IntersectionEntries(table: table, roads: roads) }
+    /// Index into `bearings` of the road the route arrives on (nil at depart).
+    public var inIndex: Int? { fields.inIndex >= 0 ? Int(fields.inIndex) : nil }
+    /// Index into `bearings` of the road the route leaves on (nil at arrive).
+    public var outIndex: Int? { fields.outIndex >= 0 ? Int(fields.outIndex) : nil }
+    /// Index of `location` in the leg's coordinates (the output makes it relative to the step geometry).
+    public var geometryIndex: Int { Int(fields.geometryIndex) }
+    /// Lanes, left to right, where `turn:lanes` is tagged on the approach.
+    public var lanes: [Lane]? { fields.lanes >= 0 ? table.lanes[Int(fields.lanes)] : nil }
+    /// The junction's `NodeControl` bits.
+    var control: UInt8 { fields.control }
+    public var isTollCollection: Bool { NodeControl(rawValue: control).contains(.tollBooth) }
+    public var hasTrafficSignal: Bool { NodeControl(rawValue: control).contains(.trafficSignals) }
+    public var hasStopSign: Bool { NodeControl(rawValue: control).contains(.stop) }
+    public var hasYieldSign: Bool { NodeControl(rawValue: control).contains(.giveWay) }
+
+    public static func == (a: Intersection, b: Intersection) -> Bool {
+        a.location == b.location && a.bearings == b.bearings && a.entry == b.entry && a.inIndex == b.inIndex
+            && a.outIndex == b.outIndex && a.geometryIndex == b.geometryIndex && a.lanes == b.lanes && a.control == b.control
     }
 }
 
@@ -150,7 +176,7 @@ public struct GuidanceStep: Sendable, Equatable {
     public var weight: Double
     /// Range of the leg's coordinates that this step covers (inclusive both ends; the last step's is one point).
     public var geometryRange: ClosedRange<Int>
-    public var intersections: [Intersection]
+    public var intersections: StepIntersections
     /// Road class after the maneuver, for banner shields and voice choices.
     public var roadClass: RoadClass
     /// Speed limit after the maneuver in km/h, nil when unknown.
@@ -158,10 +184,20 @@ public struct GuidanceStep: Sendable, Equatable {
 
     public init(maneuver: Maneuver, name: String, ref: String, destinations: String, exits: String, rotaryName: String,
                 mode: TravelMode, drivingSide: String, distance: Double, duration: Double, weight: Double,
-                geometryRange: ClosedRange<Int>, intersections: [Intersection], roadClass: RoadClass, speedLimitKmh: Int?) {
+                geometryRange: ClosedRange<Int>, intersections: StepIntersections, roadClass: RoadClass, speedLimitKmh: Int?) {
         self.maneuver = maneuver; self.name = name; self.ref = ref; self.destinations = destinations; self.exits = exits
         self.rotaryName = rotaryName; self.mode = mode; self.drivingSide = drivingSide; self.distance = distance
         self.duration = duration; self.weight = weight; self.geometryRange = geometryRange; self.intersections = intersections
         self.roadClass = roadClass; self.speedLimitKmh = speedLimitKmh
+    }
+
+    /// A step whose intersections are given one by one (copied into a table of their own), for steps made by hand.
+    public init(maneuver: Maneuver, name: String, ref: String, destinations: String, exits: String, rotaryName: String,
+                mode: TravelMode, drivingSide: String, distance: Double, duration: Double, weight: Double,
+                geometryRange: ClosedRange<Int>, intersections: [Intersection], roadClass: RoadClass, speedLimitKmh: Int?) {
+        self.init(maneuver: maneuver, name: name, ref: ref, destinations: destinations, exits: exits, rotaryName: rotaryName,
+                  mode: mode, drivingSide: drivingSide, distance: distance, duration: duration, weight: weight,
+                  geometryRange: geometryRange, intersections: StepIntersections(intersections), roadClass: roadClass,
+                  speedLimitKmh: speedLimitKmh)
     }
 }

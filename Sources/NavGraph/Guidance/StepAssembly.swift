@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// Cuts a leg into steps at the maneuvers found by `StepBuilder`, with names, lanes, intersections and exact totals.
 extension StepBuilder {
     func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
@@ -7,9 +9,11 @@ extension StepBuilder {
         junctionAt.removeAll(keepingCapacity: true)
         junctionAt.append(contentsOf: repeatElement(-1, count: leg.coordinates.count))
         for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = Int32(k) }
+        prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
         var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
+        stepIntersections.removeAll(keepingCapacity: true)
         for (index, mark) in marks.enumerated() {
             let isArrive = mark.type == .arrive
             let end = isArrive ? last : marks[index + 1].coordinate
@@ -54,18 +58,13 @@ extension StepBuilder {
             let maneuver = Maneuver(type: mark.type, modifier: mark.modifier, location: leg.coordinates[mark.coordinate],
                                     bearingBefore: Bearing.wire(mark.bearingBefore), bearingAfter: Bearing.wire(mark.bearingAfter),
                                     exit: mark.exit, notice: mark.notice)
-            var intersections: [Intersection] = []
-            var listed = 1
-            if !isArrive {
-                for coordinate in mark.coordinate..<end where junctionAt[coordinate] >= 0 { listed += 1 }
-            }
-            intersections.reserveCapacity(listed)
+            let firstIntersection = table.count
             if mark.type == .depart {
-                intersections.append(Intersection(location: leg.coordinates[0], bearings: [Bearing.wire(mark.bearingAfter)], entry: [true],
-                                                  inIndex: nil, outIndex: 0, geometryIndex: 0))
+                table.append(location: leg.coordinates[0], geometryIndex: 0, inIndex: nil, outIndex: 0, lanes: nil, control: 0)
+                table.appendRoad(bearing: Bearing.wire(mark.bearingAfter), entry: true)
             } else if isArrive {
-                intersections.append(Intersection(location: leg.coordinates[last], bearings: [Bearing.wire(mark.bearingBefore + 180)],
-                                                  entry: [true], inIndex: 0, outIndex: nil, geometryIndex: last))
+                table.append(location: leg.coordinates[last], geometryIndex: last, inIndex: 0, outIndex: nil, lanes: nil, control: 0)
+                table.appendRoad(bearing: Bearing.wire(mark.bearingBefore + 180), entry: true)
             }
             // The next maneuver's direction when it follows within `laneLookahead` metres (for preferred lanes).
             var nextSide: ManeuverModifier?
@@ -79,10 +78,11 @@ extension StepBuilder {
                     guard let junction = view(k, leg) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
                     let atManeuver = coordinate == mark.coordinate
-                    intersections.append(intersection(junction, k: k, leg: leg, modifier: atManeuver ? mark.modifier : nil,
-                                                      nextSide: atManeuver ? nextSide : nil))
+                    appendIntersection(junction, k: k, leg: leg, modifier: atManeuver ? mark.modifier : nil,
+                                       nextSide: atManeuver ? nextSide : nil)
                 }
             }
+            stepIntersections.append(firstIntersection..<table.count)
             let name = text(graph.edgeName[edge])
             let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? text(mark.rotaryName) : ""
             steps.append(GuidanceStep(
@@ -90,34 +90,52 @@ extension StepBuilder {
                 destinations: text(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
                 exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : mode, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
-                intersections: intersections, roadClass: graph.roadClass(edge: edge),
+                intersections: StepIntersections(table: IntersectionTable.empty, records: 0..<0), roadClass: graph.roadClass(edge: edge),
                 speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
         }
+        // The leg's intersections are one table; each step sees its own records.
+        let finished = table.finish()
+        for index in steps.indices { steps[index].intersections = StepIntersections(table: finished, records: stepIntersections[index]) }
         return steps
+    }
+
+    /// Starts loading what each step reads about the road it takes (ref, speed limit, class, guidance record), so
+    /// that the steps' cache misses overlap instead of coming one after another.
+    func prefetchStepEdges(_ marks: [Mark], edges: [Int]) {
+        guard let refs = graph.edgeRef.baseAddress, let guides = graph.edgeGuide.baseAddress,
+              let speeds = graph.edgeMaxspeed.baseAddress, let classes = graph.edgeClass.baseAddress,
+              let fields = graph.guideFields.baseAddress, !edges.isEmpty else { return }
+        for mark in marks {
+            let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
+            navgraph_prefetch(refs + edge)
+            navgraph_prefetch(guides + edge)
+            navgraph_prefetch(speeds + edge)
+            navgraph_prefetch(classes + edge)
+        }
+        for mark in marks {
+            let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
+            let record = Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount
+            if record < graph.guideFields.count { navgraph_prefetch(fields + record) }
+        }
     }
 
     /// A maneuver closer than this after the previous one narrows the previous one's active lanes to its side.
     static let laneLookahead = 150.0
 
-    /// An intersection of the Directions API from a junction view; lanes from the approach's `turn:lanes`, with
-    /// only those towards `nextSide` active when a next maneuver follows closely.
-    func intersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
-                      nextSide: ManeuverModifier? = nil) -> Intersection {
+    /// Appends the Directions API intersection of a junction view to the leg's table; lanes from the approach's
+    /// `turn:lanes`, with only those towards `nextSide` active when a next maneuver follows closely.
+    func appendIntersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
+                            nextSide: ManeuverModifier? = nil) {
         let lanesId = junction.arrivingLanes
         var lanes: [Lane]?
         if lanesId != 0 {
             let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
             lanes = LaneGuidance.lanes(tag: text(lanesId), direction: direction, nextSide: nextSide)
         }
-        let control = NodeControl(rawValue: junction.control)
-        let roads = junction.roads
-        let bearings = roads.map { Bearing.wire($0.bearing) }
-        let entry = roads.map(\.entry)
-        return Intersection(location: leg.coordinates[leg.edgeFirstSegment[k]], bearings: bearings,
-                            entry: entry, inIndex: junction.inIndex, outIndex: junction.outIndex,
-                            geometryIndex: leg.edgeFirstSegment[k], lanes: lanes,
-                            isTollCollection: control.contains(.tollBooth), hasTrafficSignal: control.contains(.trafficSignals),
-                            hasStopSign: control.contains(.stop), hasYieldSign: control.contains(.giveWay))
+        let at = leg.edgeFirstSegment[k]
+        table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: junction.inIndex, outIndex: junction.outIndex,
+                     lanes: lanes, control: junction.control)
+        table.appendRoads(junction.roads)
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.

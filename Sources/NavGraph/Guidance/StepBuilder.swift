@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// Turns a route leg into guidance steps: finds the junctions the leg passes, decides what to announce at each
 /// (`TurnClassifier`, roundabouts here), collapses what a driver would not want to hear, and cuts the leg's
 /// geometry, distance, duration and weight into steps that add up exactly to the leg's.
@@ -18,6 +20,9 @@ public final class StepBuilder {
     var along = ContiguousArray<Double>()
     /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
     var junctionAt = ContiguousArray<Int32>()
+    /// The intersections of the leg being assembled, and each step's records among them.
+    let table = IntersectionTable.Builder()
+    var stepIntersections = ContiguousArray<Range<Int>>()
 
     /// The profile's travel mode (read once: the profile's rules are a large value).
     let mode: TravelMode
@@ -66,11 +71,22 @@ public final class StepBuilder {
         degrees.append(0)
         goesOn.removeAll(keepingCapacity: true)
         goesOn.append(false)
+        // Every edge's head word is read below: start loading them all first, so their cache misses overlap.
+        for d in edges { reader.heads.prefetch(d) }
+        let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
         for k in 1..<edges.count {
             let head = reader.headInfo(of: edges[k - 1])
             degrees.append(UInt32(head.degree))
             goesOn.append(head.goesOn)
             roads += head.degree
+            // The walk below reads every edge's flags and class, and the junctions of three or more roads: start
+            // loading them all now, so their cache misses overlap instead of coming one at a time.
+            if let flagBase { navgraph_prefetch(flagBase + (edges[k] >> 1)) }
+            if let classBase { navgraph_prefetch(classBase + (edges[k] >> 1)) }
+            if !head.goesOn && head.degree != 2 {
+                reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
+                reader.prefetchHead(of: edges[k - 1])
+            }
         }
         pool.reset(needed: roads)
         views.removeAll(keepingCapacity: true)
@@ -224,9 +240,8 @@ public final class StepBuilder {
 
     /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name
     /// (as announced), class family and roundabout, ferry and toll state: no maneuver and no intersection there.
+    /// The caller has checked that two roads meet there (`degrees`, exact below `EdgeHeadCache.degreeLimit`).
     func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
-        let node = reader.head(of: incoming)
-        guard graph.junctionFirstOut[node + 1] - graph.junctionFirstOut[node] == 2 else { return false }
         let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
         guard graph.edgeFlags[incoming >> 1] & mask == graph.edgeFlags[outgoing >> 1] & mask,
               graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1] else { return false }

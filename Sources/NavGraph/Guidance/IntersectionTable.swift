@@ -1,0 +1,183 @@
+/// The intersections of one leg's steps, stored flat: one fixed-size record per intersection, and the bearings and
+/// entry flags of all their roads in two shared arrays, so that a leg's steps own a handful of arrays instead of two
+/// or three per intersection passed. Immutable once built (`IntersectionTable.Builder`); steps read it through
+/// `StepIntersections` and `Intersection`.
+public final class IntersectionTable: Sendable {
+    /// The fixed part of one intersection.
+    struct Record: Sendable {
+        var location: Coordinate
+        /// Index of `location` in the leg's coordinates.
+        var geometryIndex: Int32
+        /// Where the intersection's roads start in `bearings` / `entries`, and how many there are.
+        var firstRoad: Int32
+        var roadCount: Int32
+        /// Indices into the intersection's roads, -1 for none.
+        var inIndex: Int32
+        var outIndex: Int32
+        /// Index into `lanes`, -1 when the approach has no `turn:lanes`.
+        var lanes: Int32
+        /// `NodeControl` bits of the junction.
+        var control: UInt8
+    }
+
+    let records: ContiguousArray<Record>
+    /// Wire bearings (0...359) of every intersection's roads, clockwise from north, ascending per intersection.
+    let bearings: ContiguousArray<UInt16>
+    /// Whether each road in `bearings` may be entered.
+    let entries: ContiguousArray<Bool>
+    /// Lane lists of the intersections that have them.
+    let lanes: ContiguousArray<[Lane]>
+
+    init(records: ContiguousArray<Record>, bearings: ContiguousArray<UInt16>, entries: ContiguousArray<Bool>,
+         lanes: ContiguousArray<[Lane]>) {
+        self.records = records; self.bearings = bearings; self.entries = entries; self.lanes = lanes
+    }
+
+    /// The table of no intersections (what steps point at until their leg's table is finished).
+    static let empty = IntersectionTable(records: [], bearings: [], entries: [], lanes: [])
+
+    /// A table of the given intersections (copies their fields), for steps made by hand.
+    static func of(_ list: [Intersection]) -> IntersectionTable {
+        let builder = Builder()
+        for intersection in list {
+            builder.append(location: intersection.location, geometryIndex: intersection.geometryIndex,
+                           inIndex: intersection.inIndex, outIndex: intersection.outIndex,
+                           lanes: intersection.lanes, control: intersection.control)
+            for (bearing, entry) in zip(intersection.bearings, intersection.entry) { builder.appendRoad(bearing: bearing, entry: entry) }
+        }
+        return builder.finish()
+    }
+
+    /// Collects a leg's intersections in buffers kept from leg to leg (one per step builder), and copies them
+    /// into a table when the leg is done: appending is a pointer write, with no per-element checks.
+    final class Builder {
+        private var records: UnsafeMutablePointer<Record>
+        private var recordCapacity = 64
+        private(set) var count = 0
+        private var bearings: UnsafeMutablePointer<UInt16>
+        private var entries: UnsafeMutablePointer<Bool>
+        private var roadCapacity = 256
+        private var roadCount = 0
+        private var lanes = ContiguousArray<[Lane]>()
+
+        init() {
+            records = .allocate(capacity: recordCapacity)
+            bearings = .allocate(capacity: roadCapacity)
+            entries = .allocate(capacity: roadCapacity)
+        }
+
+        deinit {
+            records.deallocate(); bearings.deallocate(); entries.deallocate()
+        }
+
+        /// Starts an intersection; its roads follow with `appendRoad` or `appendRoads`.
+        func append(location: Coordinate, geometryIndex: Int, inIndex: Int?, outIndex: Int?, lanes laneList: [Lane]?,
+                    control: UInt8) {
+            if count == recordCapacity {
+                let grown = UnsafeMutablePointer<Record>.allocate(capacity: 2 * recordCapacity)
+                grown.moveInitialize(from: records, count: count)
+                records.deallocate()
+                records = grown
+                recordCapacity *= 2
+            }
+            var lanesIndex: Int32 = -1
+            if let laneList {
+                lanesIndex = Int32(lanes.count)
+                lanes.append(laneList)
+            }
+            (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
+                                                    roadCount: 0, inIndex: Int32(inIndex ?? -1), outIndex: Int32(outIndex ?? -1),
+                                                    lanes: lanesIndex, control: control))
+            count += 1
+        }
+
+        /// Room for `more` roads.
+        private func reserveRoads(_ more: Int) {
+            guard roadCount + more > roadCapacity else { return }
+            let capacity = max(2 * roadCapacity, roadCount + more)
+            let grownBearings = UnsafeMutablePointer<UInt16>.allocate(capacity: capacity)
+            grownBearings.moveInitialize(from: bearings, count: roadCount)
+            bearings.deallocate()
+            bearings = grownBearings
+            let grownEntries = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+            grownEntries.moveInitialize(from: entries, count: roadCount)
+            entries.deallocate()
+            entries = grownEntries
+            roadCapacity = capacity
+        }
+
+        /// One road of the intersection started last.
+        func appendRoad(bearing: Int, entry: Bool) {
+            reserveRoads(1)
+            (bearings + roadCount).initialize(to: UInt16(truncatingIfNeeded: bearing))
+            (entries + roadCount).initialize(to: entry)
+            roadCount += 1
+            records[count - 1].roadCount += 1
+        }
+
+        /// The roads of a junction view, for the intersection started last.
+        func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
+            reserveRoads(roads.count)
+            for index in roads.indices {
+                (bearings + roadCount + index).initialize(to: roads[index].wire)
+                (entries + roadCount + index).initialize(to: roads[index].entry)
+            }
+            roadCount += roads.count
+            records[count - 1].roadCount += Int32(roads.count)
+        }
+
+        /// The table of everything appended since the last `finish`; the builder starts empty again.
+        func finish() -> IntersectionTable {
+            let table = IntersectionTable(records: ContiguousArray(UnsafeBufferPointer(start: records, count: count)),
+                                          bearings: ContiguousArray(UnsafeBufferPointer(start: bearings, count: roadCount)),
+                                          entries: ContiguousArray(UnsafeBufferPointer(start: entries, count: roadCount)),
+                                          lanes: lanes)
+            count = 0
+            roadCount = 0
+            lanes = []
+            return table
+        }
+    }
+}
+
+/// The intersections one step passes (its first is the maneuver point), a window onto its leg's `IntersectionTable`.
+public struct StepIntersections: RandomAccessCollection, Sendable, Equatable {
+    let table: IntersectionTable
+    /// Record indices of the step's intersections in `table`.
+    let records: Range<Int>
+
+    init(table: IntersectionTable, records: Range<Int>) {
+        self.table = table; self.records = records
+    }
+
+    /// The given intersections, in a table of their own.
+    public init(_ list: [Intersection]) {
+        self.init(table: IntersectionTable.of(list), records: 0..<list.count)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { records.count }
+    public subscript(position: Int) -> Intersection { Intersection(table: table, record: records.lowerBound + position) }
+
+    public static func == (a: StepIntersections, b: StepIntersections) -> Bool { a.elementsEqual(b) }
+}
+
+/// The wire bearings of an intersection's roads (clockwise from north, ascending).
+public struct IntersectionBearings: RandomAccessCollection, Sendable, Equatable {
+    let table: IntersectionTable
+    let roads: Range<Int>
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { roads.count }
+    public subscript(position: Int) -> Int { Int(table.bearings[roads.lowerBound + position]) }
+    public static func == (a: IntersectionBearings, b: IntersectionBearings) -> Bool { a.elementsEqual(b) }
+}
+
+/// Whether each road of an intersection (in bearing order) may be entered.
+public struct IntersectionEntries: RandomAccessCollection, Sendable, Equatable {
+    let table: IntersectionTable
+    let roads: Range<Int>
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { roads.count }
+    public subscript(position: Int) -> Bool { table.entries[roads.lowerBound + position] }
+    public static func == (a: IntersectionEntries, b: IntersectionEntries) -> Bool { a.elementsEqual(b) }
+}
