@@ -121,7 +121,11 @@ struct TurnClassifier {
         // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
         // while everything else is minor. A name change there is worded as OSRM does (`nameChange`).
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
-        if obviousStraight { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
+        if obviousStraight {
+            guard renamed else { return nil }
+            // OSRM v26: a new name is said only on a way on that no other road rivals; otherwise it is a turn.
+            return hasSimilarRival(view) ? (.turn, modifier) : nameChange(view, outEdge: outEdge, modifier: modifier)
+        }
         if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
 
