@@ -112,7 +112,8 @@ struct TurnClassifier {
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
             let rivalPriority = Self.priority(rival.roadClass)
             let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
-                || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
+                || ((rivalPriority == outPriority || Self.forkCompatible(incoming: inClass, outClass, rival.roadClass)) && rivalDeviation < 50
+                    && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
                 return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
             }
@@ -160,6 +161,13 @@ struct TurnClassifier {
         guard through else { return (.newName, modifier) }
         let straight = abs(view.deviation) < 40 && graph.edgeLength[outEdge] > 60
         return (.turn, straight ? .straight : modifier)
+    }
+
+    /// Whether two roads may form a fork, as OSRM judges classes: both links or neither, and neither obvious over
+    /// the other by class alone.
+    static func forkCompatible(incoming: RoadClass, _ a: RoadClass, _ b: RoadClass) -> Bool {
+        isLink(a) == isLink(b) && !obviousByClass(incoming: incoming, candidate: a, other: b)
+            && !obviousByClass(incoming: incoming, candidate: b, other: a)
     }
 
     /// Whether a highway road arrives at this junction too (its reverse cannot be entered): a ramp merging.
