@@ -18,12 +18,15 @@ extension TurnClassifier {
         let inLanes = laneCount(inEdge), outLanes = laneCount(out.edge)
         for index in view.roads.indices where index != view.inIndex && index != view.outIndex {
             let road = view.roads[index]
+            // Roads no car may take do not rival a narrow way on.
             if !road.entry && outDeviation < Self.narrowTurnDeviation { continue }
             let deviation = abs(view.deviation(of: road))
             let distinct = deviation > Self.distinctRatio * outDeviation && deviation - outDeviation > Self.distinctMargin
             let lanes = laneCount(road.edge)
             let laneFork = lanes > 0 && lanes == outLanes && inLanes == outLanes + lanes
                 && abs(Bearing.deviation(from: out.bearing, to: road.bearing)) < Self.groupDeviation
+            // Much sharper roads set apart: access-restricted, off the ring, renamed, crossing, after a minor road,
+            // or where the way on keeps the lanes arrived on.
             let restricted: EdgeFlags = .destinationOnly
             if distinct && road.flags.contains(restricted) && !inRoad.flags.contains(restricted) && !out.flags.contains(restricted) { continue }
             let onRing = inRoad.flags.contains(.roundabout)
@@ -33,6 +36,7 @@ extension TurnClassifier {
             if distinct && view.roads.count >= 4 && runsOnAcross(view, index) { continue }
             if distinct && inPriority > Self.mainRoadPriority { continue }
             if distinct && outLanes > 0 && outLanes == inLanes && outDeviation < Self.fuzzyDeviation { continue }
+            // Any road set apart by class: narrower and of a lower group, the link of the road, or a link beside it.
             let priority = Self.roadPriority(road.roadClass)
             let narrower = lanes > 0 && lanes + 1 < inLanes && Self.strictlyLess(road.roadClass, than: inRoad.roadClass)
                 && Self.strictlyLess(road.roadClass, than: out.roadClass)
