@@ -13,9 +13,11 @@ import NavGraph
         return tags
     }
 
-    /// A T whose two branches have different names:
+    /// A T whose two branches have different names, with a side street joining the stem on the way:
     ///
     ///   W ------- C ------- E      West Street / East Street
+    ///             |
+    ///   X ------- J                Side Street joins Stem Road at J, 125 m before C
     ///             |
     ///             S                Stem Road
     ///
@@ -25,10 +27,11 @@ import NavGraph
     @Test func tJunctionIsEndOfRoadUnlessABranchIsMinor() throws {
         func sketch(westHighway: String) -> Sketch {
             var s = Sketch()
-            s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
+            s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
             s.way([1, 2], Self.road("West Street", westHighway))
             s.way([1, 3], Self.road("East Street"))
-            s.way([4, 1], Self.road("Stem Road"))
+            s.way([4, 5, 1], Self.road("Stem Road"))
+            s.way([6, 5], Self.road("Side Street"))
             return s
         }
         let right = GuidanceJunctionTests.middle(try sketch(westHighway: "residential").steps("crafted-eor-right", from: (0, -200), to: (200, 0)))
@@ -157,5 +160,99 @@ import NavGraph
         #expect(steps.first?.maneuver.modifier == .right)
         let at = Sketch.coordinate(0, 0)
         #expect(abs((steps.first?.maneuver.location.lat ?? 0) - at.lat) < 0.00005)
+    }
+
+    /// A stem ending at a T, with no other junction between the start and the T:
+    ///
+    ///   W ------- C ------- E      Top Road
+    ///             |
+    ///             |                Stem Street (no junction on it)
+    ///             S
+    ///
+    /// OSRM says `end of road` only where the driver has passed other junctions since the last maneuver (the words
+    /// then tell which junction is meant); straight after the start it is a plain `turn`.
+    @Test func endOfRoadRightAfterTheStartIsATurn() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
+        s.way([2, 1, 3], Self.road("Top Road"))
+        s.way([4, 1], Self.road("Stem Street"))
+        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-eor-no-junction-before", from: (0, -200), to: (200, 0)))
+        #expect(steps.count == 1)
+        #expect(steps.first?.maneuver.type == .turn)
+        #expect(steps.first?.maneuver.modifier == .right)
+    }
+
+    /// Two routes into the same T, one passing a side street on the stem and one not:
+    ///
+    ///   W ------- C ------- E      Top Road
+    ///             |
+    ///   X ------- J                Side Street joins Stem Street at J
+    ///             |
+    ///             S                Stem Street
+    ///
+    /// From S the driver passes J before the T: `end of road` right. From X, turning left at J into Stem Street,
+    /// the T is the very next junction: a plain `turn` right.
+    @Test func endOfRoadRightAfterATurnIsATurn() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
+        s.way([2, 1, 3], Self.road("Top Road"))
+        s.way([4, 5, 1], Self.road("Stem Street"))
+        s.way([6, 5], Self.road("Side Street"))
+        let passing = GuidanceJunctionTests.middle(try s.steps("crafted-eor-after-junction", from: (0, -200), to: (200, 0)))
+        #expect(passing.map(\.maneuver.type) == [.endOfRoad])
+        #expect(passing.first?.maneuver.modifier == .right)
+        let turned = GuidanceJunctionTests.middle(try s.steps("crafted-eor-after-turn", from: (-200, -125), to: (200, 0)))
+        #expect(turned.map(\.maneuver.type) == [.turn, .turn])
+        #expect(turned.map(\.maneuver.modifier) == [.left, .right])
+    }
+
+    /// An unnamed dual carriageway (two primary oneways) closes up into a named two-way primary:
+    ///
+    ///             N   Main Road (primary, both ways)
+    ///             |
+    ///             C
+    ///            / \
+    ///           A   B   A: the southbound carriageway leaves C just west of straight back; B: northbound arrives
+    ///            \_/    (the carriageways join again further south)
+    ///
+    /// Arriving on B, Main Road is nearly straight on with a new name, but the southbound carriageway is as
+    /// unnamed as the road arrived on and just as important: OSRM v26 sees no obvious way on and says `turn`
+    /// straight, not `new name`.
+    @Test func straightNameChangeWithARivalOfTheSameNameIsATurn() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, 0, 250); s.node(3, -40, -250); s.node(4, 10, -250); s.node(5, -15, -400)
+        s.way([1, 2], Self.road("Main Road", "primary"))
+        s.way([1, 3], ["highway": "primary", "oneway": "yes"])
+        s.way([4, 1], ["highway": "primary", "oneway": "yes"])
+        s.way([3, 5, 4], ["highway": "primary"])
+        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-carriageways-close-up", from: (8, -200), to: (0, 200)))
+        #expect(steps.count == 1)
+        #expect(steps.first?.maneuver.type == .turn)
+        #expect(steps.first?.maneuver.modifier == .straight)
+        #expect(steps.first?.name == "Main Road")
+    }
+
+    /// A primary road forks into a primary and a secondary, about 15 degrees either side of straight on:
+    ///
+    ///        L   R        L: Upper Road (primary), R: Lower Road (secondary)
+    ///         \ /
+    ///          C
+    ///          |
+    ///          S          Main Road (primary)
+    ///
+    /// Neither branch is obvious by class (OSRM: a primary is not much more important than a secondary) nor by
+    /// angle: a `fork`, slight left or slight right.
+    @Test func primaryAndSecondaryBranchesAreAFork() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, 0, -250); s.node(3, -65, 250); s.node(4, 65, 250)
+        s.way([2, 1], Self.road("Main Road", "primary"))
+        s.way([1, 3], Self.road("Upper Road", "primary"))
+        s.way([1, 4], Self.road("Lower Road", "secondary"))
+        let left = GuidanceJunctionTests.middle(try s.steps("crafted-fork-classes-left", from: (0, -200), to: (-60, 230)))
+        #expect(left.map(\.maneuver.type) == [.fork])
+        #expect(left.first?.maneuver.modifier == .slightLeft)
+        let right = GuidanceJunctionTests.middle(try s.steps("crafted-fork-classes-right", from: (0, -200), to: (60, 230)))
+        #expect(right.map(\.maneuver.type) == [.fork])
+        #expect(right.first?.maneuver.modifier == .slightRight)
     }
 }

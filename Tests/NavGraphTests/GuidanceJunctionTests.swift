@@ -107,8 +107,9 @@ import NavGraph
         let uturn = try #require(steps.first { $0.maneuver.modifier == .uturn })
         let deadEnd = Sketch.coordinate(0, 150)
         #expect(abs(uturn.maneuver.location.lat - deadEnd.lat) < 1e-6 && abs(uturn.maneuver.location.lon - deadEnd.lon) < 1e-6)
-        // Back at C the spur ends at Cross Street, which runs on both ways: the end of the road, to the left.
-        #expect(steps.contains { $0.maneuver.type == .endOfRoad && $0.maneuver.modifier == .left && $0.name == "Cross Street" })
+        // Back at C the spur ends at Cross Street, the first junction after the U-turn: a plain turn left (OSRM keeps
+        // `end of road` for Ts reached past other junctions).
+        #expect(steps.contains { $0.maneuver.type == .turn && $0.maneuver.modifier == .left && $0.name == "Cross Street" })
     }
 
     /// A roundabout (radius 40 m, unnamed, counter-clockwise) with arms to the S, E, N, W and SW:
@@ -258,17 +259,19 @@ import NavGraph
         #expect(left.first?.maneuver.modifier == .slightLeft)
     }
 
-    /// A street ending at a T:
+    /// A street ending at a T, past a side street (OSRM says `end of road` only after other junctions):
     ///
     ///   W ------- T ------- E    (Top Road)
     ///             |
+    ///   X ------- J              (Side Street)
     ///             |              (Stem Street)
     ///             S
     @Test func endOfRoad() throws {
         var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, -200)
+        s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, -200); s.node(5, 0, -100); s.node(6, -200, -100)
         s.way([2, 1, 3], Self.residential("Top Road"))
-        s.way([4, 1], Self.residential("Stem Street"))
+        s.way([4, 5, 1], Self.residential("Stem Street"))
+        s.way([6, 5], Self.residential("Side Street"))
         let steps = Self.middle(try s.steps("guidance-end-of-road", from: (0, -150), to: (150, 0)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .endOfRoad)

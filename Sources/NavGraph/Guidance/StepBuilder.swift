@@ -232,6 +232,7 @@ public final class StepBuilder {
             }
         }
         marks = StepCollapser(graph: graph, leg: leg, along: along, degrees: degrees).collapse(marks)
+        wordEndsOfRoad(&marks, leg: leg)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
         marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
                           bearingBefore: arriveBearing, bearingAfter: 0))

@@ -112,7 +112,8 @@ struct TurnClassifier {
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
             let rivalPriority = Self.priority(rival.roadClass)
             let bothHighwayish = (Self.isHighway(inClass) || Self.isLink(inClass)) && (Self.isHighway(outClass) || Self.isLink(outClass))
-                || (rivalPriority == outPriority && rivalDeviation < 50 && (view.deviation(of: rival) > 0) != (deviation > 0))
+                || ((rivalPriority == outPriority || Self.forkCompatible(incoming: inClass, outClass, rival.roadClass)) && rivalDeviation < 50
+                    && (view.deviation(of: rival) > 0) != (deviation > 0))
             if bothHighwayish && !clearStraight {
                 return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
             }
@@ -121,7 +122,11 @@ struct TurnClassifier {
         // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
         // while everything else is minor. A name change there is worded as OSRM does (`nameChange`).
         let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
-        if obviousStraight { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
+        if obviousStraight {
+            guard renamed else { return nil }
+            // OSRM v26: a new name is said only on a way on that no other road rivals; otherwise it is a turn.
+            return hasSimilarRival(view) ? (.turn, modifier) : nameChange(view, outEdge: outEdge, modifier: modifier)
+        }
         if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
         if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
 
@@ -156,6 +161,13 @@ struct TurnClassifier {
         guard through else { return (.newName, modifier) }
         let straight = abs(view.deviation) < 40 && graph.edgeLength[outEdge] > 60
         return (.turn, straight ? .straight : modifier)
+    }
+
+    /// Whether two roads may form a fork, as OSRM judges classes: both links or neither, and neither obvious over
+    /// the other by class alone.
+    static func forkCompatible(incoming: RoadClass, _ a: RoadClass, _ b: RoadClass) -> Bool {
+        isLink(a) == isLink(b) && !obviousByClass(incoming: incoming, candidate: a, other: b)
+            && !obviousByClass(incoming: incoming, candidate: b, other: a)
     }
 
     /// Whether a highway road arrives at this junction too (its reverse cannot be entered): a ramp merging.
