@@ -10,17 +10,21 @@ public struct LocalizedNames: Sendable {
 
     public init() {}
 
+    /// The tag keys read, `name:XX` per language in column order.
+    static let keys = languages.map { "name:" + $0 }
+
     /// Each language's `name:XX` of a way, "" where untagged or the same as `name`; nil when every one is "".
+    /// Allocates only for a way that has one (most ways have none).
     public static func read(tags: [String: String]) -> [String]? {
-        let local = tags["name"] ?? ""
-        var found = false
-        let names = languages.map { language -> String in
-            let name = (tags["name:" + language] ?? "").trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty, name != local else { return "" }
-            found = true
-            return name
+        var names: [String]?
+        for (column, key) in keys.enumerated() {
+            guard let tagged = tags[key] else { continue }
+            let name = tagged.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name != tags["name"] ?? "" else { continue }
+            if names == nil { names = Array(repeating: "", count: keys.count) }
+            names?[column] = name
         }
-        return found ? names : nil
+        return names
     }
 
     /// Adds a way's names (as `read` gives them), interned into `strings`.
