@@ -27,12 +27,10 @@ public struct LocalizedNames: Sendable {
         return names
     }
 
-    /// Adds a way's names (as `read` gives them), interned into `strings`.
-    public mutating func add(way: Int64, names wayNames: [String], strings: inout StringTable) {
+    /// Adds a way's names: the string ids of what `read` gave, one per language (missing ones are 0).
+    public mutating func add(way: Int64, nameIDs: [UInt32]) {
         ways.append(way)
-        for column in Self.languages.indices {
-            names.append(strings.intern(column < wayNames.count ? wayNames[column] : ""))
-        }
+        for column in Self.languages.indices { names.append(column < nameIDs.count ? nameIDs[column] : 0) }
     }
 
     /// The table ordered by way (first entry kept for a way added twice), for the reader's binary search.

@@ -126,7 +126,9 @@ public enum RoadNetworkBuilder {
             }
             flush()
             if network.edgeCount > edgesBefore, let names = wayNames[acceptedIndex] {
-                network.localizedNames.add(way: source.wayID(way), names: names, strings: &network.strings)
+                // Interned first: `network` is captured by `flush`, so two of its fields may not be accessed at once.
+                let ids = names.map { network.strings.intern($0) }
+                network.localizedNames.add(way: source.wayID(way), nameIDs: ids)
             }
         }
         network.localizedNames = network.localizedNames.sorted()
