@@ -21,9 +21,11 @@ struct GuidanceRounds: Codable {
         return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
-    static func run(graphPath: String, router: Router, pairs: [(Coordinate, Coordinate)], rounds: Int) -> GuidanceRounds {
+    static func run(graphPath: String, router: Router, pairs: [(Coordinate, Coordinate)], rounds: Int,
+                    nameLanguage: String? = nil) -> GuidanceRounds {
         var plain = RouteOptions()
         plain.radius = 2000
+        plain.nameLanguage = nameLanguage
         let loadBefore = loadAverage()
         _ = measure("warm-up plain", router: router, pairs: pairs, options: plain)
         _ = measure("warm-up plain + steps", router: router, pairs: pairs, options: plain, steps: true)

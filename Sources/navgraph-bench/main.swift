@@ -2,8 +2,9 @@ import Foundation
 import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
-//                [--guidance-rounds N]
-// With --guidance-rounds N only plain and plain + steps run, alternating, N rounds (GuidanceRounds.swift).
+//                [--guidance-rounds N [--locale TAG]]
+// With --guidance-rounds N only plain and plain + steps run, alternating, N rounds (GuidanceRounds.swift); --locale
+// asks both for street names in that language (`RouteOptions.nameLanguage`).
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
@@ -111,7 +112,8 @@ do {
     let pairs = readPairs(positionals[1])
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
     if let rounds = options["guidance-rounds"].flatMap(Int.init) {
-        let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds)
+        let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds,
+                                        nameLanguage: options["locale"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(result), as: UTF8.self))

@@ -23,7 +23,7 @@ enum RouteCommand {
             OptionSpec(name: "units", kind: .value, help: "distances in labels, the summary, instructions and voice",
                        defaultValue: OutputOptions().units.rawValue, check: .choice(Arguments.choices(DistanceUnits.self))),
             OptionSpec(name: "locale", kind: .value, placeholder: "TAG",
-                       help: "language of instructions (BCP-47; en, de, fr, es, it, pt, nl; else its language, else English)",
+                       help: "language of instructions (BCP-47; en, de, fr, es, it, pt, nl; else its language, else English) and of street names (name:XX where tagged; without --locale the local names)",
                        defaultValue: "en"),
             OptionSpec(name: "geometry", kind: .value, help: "geometry in Directions JSON", defaultValue: OutputOptions().geometry.rawValue,
                        check: .choice(Arguments.choices(GeometryFormat.self))),
@@ -153,6 +153,7 @@ enum RouteCommand {
             options.alternatives = parsed
         }
         options.vehicle = try ProfileOptions.vehicle(arguments, profile: try ProfileOptions.profile(arguments))
+        options.nameLanguage = arguments.options["locale"]
         return options
     }
 

@@ -40,6 +40,8 @@ public struct RoadNetwork {
     /// Edges with dimension limits, ascending, and their `VehicleLimits.count` values each.
     public var limitEdge = ContiguousArray<UInt32>()
     public var limitValues = ContiguousArray<UInt16>()
+    /// Guidance: `name:XX` of the ways that have one differing from `name` (string ids into `strings`).
+    public var localizedNames = LocalizedNames()
 
     public init() {}
 

@@ -40,11 +40,13 @@ public enum RoadNetworkBuilder {
         var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
         var perProfile: [[WayAttributes?]] = []
         var wayLimits: [Int: VehicleLimits] = [:]
+        var wayNames: [Int: [String]] = [:]
         let acceptedCount = profiled.reduce(0) { $0 + $1.accepted.count }
         accepted.reserveCapacity(acceptedCount)
         perProfile.reserveCapacity(acceptedCount)
         for part in profiled {
             for (index, limits) in part.limits { wayLimits[accepted.count + index] = limits }
+            for (index, names) in part.names { wayNames[accepted.count + index] = names }
             accepted.append(contentsOf: part.accepted)
             perProfile.append(contentsOf: part.perProfile)
             part.release()
@@ -99,6 +101,7 @@ public enum RoadNetworkBuilder {
             let nameID = network.strings.intern(attributes.name)
             let refID = network.strings.intern(attributes.ref)
             let guideID = guidance.isEmpty ? 0 : appendGuideRecord(guidance, network: &network)
+            let edgesBefore = network.edgeCount
             var chain: [Int32] = []
             func flush() {
                 if chain.count >= 2 {
@@ -122,7 +125,13 @@ public enum RoadNetworkBuilder {
                 }
             }
             flush()
+            if network.edgeCount > edgesBefore, let names = wayNames[acceptedIndex] {
+                // Interned first: `network` is captured by `flush`, so two of its fields may not be accessed at once.
+                let ids = names.map { network.strings.intern($0) }
+                network.localizedNames.add(way: source.wayID(way), nameIDs: ids)
+            }
         }
+        network.localizedNames = network.localizedNames.sorted()
         guard network.edgeCount > 0 else {
             throw NavGraphError("\(source.path): no routable road for \(profiles.map(\.rules.name).joined(separator: ", ")) in this extract")
         }
@@ -249,12 +258,13 @@ private struct WayRanges: RandomAccessCollection {
     subscript(part: Int) -> Range<Int> { (part * size)..<Swift.min(total, (part + 1) * size) }
 }
 
-/// The ways of one range that some profile takes: each profile's attributes, guidance, and vehicle limits
+/// The ways of one range that some profile takes: each profile's attributes, guidance, vehicle limits and localized names
 /// (keyed by the index among the range's accepted ways).
 private final class ProfiledWays: @unchecked Sendable {
     var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
     var perProfile: [[WayAttributes?]] = []
     var limits: [(Int, VehicleLimits)] = []
+    var names: [(Int, [String])] = []
 
     func profile(_ source: OSMSource, ways: Range<Int>, profiles: [any VehicleProfile]) {
         for way in ways {
@@ -264,13 +274,14 @@ private final class ProfiledWays: @unchecked Sendable {
                 let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
                                            onewayReversed: !attributes.forward && attributes.backward)
                 if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { self.limits.append((accepted.count, limits)) }
+                if let localized = LocalizedNames.read(tags: tags) { names.append((accepted.count, localized)) }
                 accepted.append((way, attributes, guidance))
                 perProfile.append(all)
             }
         }
     }
 
-    func release() { accepted = []; perProfile = []; limits = [] }
+    func release() { accepted = []; perProfile = []; limits = []; names = [] }
 }
 
 /// The located nodes of a range of ways (consecutive repeats dropped; -1 where the file lacks the node), how much

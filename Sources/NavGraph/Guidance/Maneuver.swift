@@ -155,7 +155,7 @@ public struct Maneuver: Sendable, Equatable {
 /// One step of a leg: a maneuver and the road driven until the next one.
 public struct GuidanceStep: Sendable, Equatable {
     public var maneuver: Maneuver
-    /// Street name after the maneuver ("" when unnamed).
+    /// Street name after the maneuver ("" when unnamed): the way's `name:XX` in the leg's `nameLanguage` where tagged, else `name`.
     public var name: String
     /// Road reference(s) after the maneuver, ";"-separated as OSM tags them ("" when none).
     public var ref: String

@@ -83,7 +83,7 @@ extension StepBuilder {
                 }
             }
             stepIntersections.append(firstIntersection..<table.count)
-            let name = text(graph.edgeName[edge])
+            let name = text(graph.name(edge: edge, in: leg.nameLanguage))
             let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? text(mark.rotaryName) : ""
             steps.append(GuidanceStep(
                 maneuver: maneuver, name: name, ref: text(graph.edgeRef[edge]),
@@ -145,7 +145,7 @@ extension StepBuilder {
         let start = leg.coordinates[0], end = leg.coordinates[last]
         let bearing = last > 0 ? Bearing.between(start, leg.coordinates[1]) : 0
         let edge = leg.directedEdges.first.map { $0 >> 1 }
-        let name = edge.map { text(graph.edgeName[$0]) } ?? ""
+        let name = edge.map { text(graph.name(edge: $0, in: leg.nameLanguage)) } ?? ""
         let roadClass = edge.map { graph.roadClass(edge: $0) } ?? .service
         func step(_ type: ManeuverType, _ at: Coordinate, _ range: ClosedRange<Int>, _ distance: Double, _ duration: Double, _ weight: Double) -> GuidanceStep {
             GuidanceStep(maneuver: Maneuver(type: type, modifier: nil, location: at, bearingBefore: type == .arrive ? Bearing.wire(bearing) : 0,

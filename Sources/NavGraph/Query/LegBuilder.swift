@@ -1,11 +1,13 @@
 /// Builds a leg's geometry and per-segment annotations from its path of routing nodes.
 extension Router {
-    func buildLeg(_ path: LegPath, metric: RoutingMetric) -> RouteLeg {
+    /// The leg of a path; `names` is the language of its summary's street names and, later, of its steps'.
+    func buildLeg(_ path: LegPath, metric: RoutingMetric, names: NameLanguage?) -> RouteLeg {
         let planner = RoutePlanner(graph: graph, costs: costs)
         let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
-        var distanceByName: [UInt32: Double] = [:]   // string id of the edge's name, else of its ref
+        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it).
+        var distanceByName: [UInt32: (metres: Double, edge: Int)] = [:]
         var edgeFirstSegment: [Int] = []
         edgeFirstSegment.reserveCapacity(directedEdges.count)
         coordinates.reserveCapacity(2 * directedEdges.count + 2)
@@ -41,7 +43,7 @@ extension Router {
                 annotations.append(annotation)
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
-            if name != 0 { distanceByName[name, default: 0] += pieceLength }
+            if name != 0 { distanceByName[name, default: (0, edge)].metres += pieceLength }
         }
         if coordinates.count == 1 {
             coordinates.append(path.target.point)
@@ -53,7 +55,9 @@ extension Router {
             coordinates[coordinates.count - 1] = path.target.point
         }
         let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
-        let summary = distanceByName.sorted { $0.value > $1.value }.prefix(2).map { graph.string($0.key) }.joined(separator: ", ")
+        let summary = distanceByName.sorted { $0.value.metres > $1.value.metres }.prefix(2).map { key, value in
+            graph.string(graph.edgeName[value.edge] == key ? graph.name(edge: value.edge, in: names) : key)
+        }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
                            distance: annotations.reduce(0) { $0 + $1.distance },
                            duration: annotations.reduce(0) { $0 + $1.duration },
@@ -62,6 +66,7 @@ extension Router {
                            routingNodes: path.nodes)
         leg.edgeFirstSegment = edgeFirstSegment
         leg.turnDelay = turnDelay
+        leg.nameLanguage = names
         return leg
     }
 

@@ -74,6 +74,8 @@ public struct RouteLeg: Sendable {
     /// Seconds of `duration` spent on turns and junction controls (signals, stops, give way, level crossings); each
     /// turn's cost is also in the duration of the first segment of the edge it enters.
     public var turnDelay: Double = 0
+    /// The language of the street names of its summary and steps (`RouteOptions.nameLanguage`); nil for the local names.
+    public var nameLanguage: NameLanguage?
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,

@@ -23,6 +23,9 @@ public struct RouteOptions: Sendable {
     public var waypointLabels: [String]?
     /// A truck's dimensions; edges whose limits it exceeds are not used.
     public var vehicle: VehicleDimensions?
+    /// BCP-47 tag of the street names wanted: the ways' `name:XX` in its language where tagged ("de-CH" gives
+    /// `name:de`), else `name`. nil keeps the local names.
+    public var nameLanguage: String?
 
     public init() {}
 }
@@ -129,7 +132,8 @@ public final class Router: @unchecked Sendable {
         } else {
             paths = try legPathsWithFallbacks(candidates, snaps: &snaps, options: options, metric: metric)
         }
-        let legs = paths.map { buildLeg($0, metric: metric) }
+        let names = graph.nameLanguage(for: options.nameLanguage)
+        let legs = paths.map { buildLeg($0, metric: metric, names: names) }
         let used = options.avoidMode == .prefer ? usedClasses(legs, avoid: options.avoid) : []
         let primary = Route(legs: legs, isAlternate: false, avoided: options.avoid.listed, usedAvoidedClasses: used)
         var routes = [primary]
@@ -140,7 +144,7 @@ public final class Router: @unchecked Sendable {
         var response = RouteResponse(
             waypoints: snaps.enumerated().map { index, snap in
                 RouteWaypoint(input: waypoints[index], snapped: snap.point, snapDistance: snap.distance,
-                              roadName: graph.string(graph.edgeName[snap.edge]), label: options.waypointLabels?[safe: index])
+                              roadName: graph.string(graph.name(edge: snap.edge, in: names)), label: options.waypointLabels?[safe: index])
             },
             routes: routes)
         response.snaps = snaps

@@ -20,8 +20,9 @@ struct RouteEndpoint {
         /// Indices of the coordinates that are waypoints (the others are via points); nil means all.
         var waypoints: [Int]?
         var departure: DateComponents?
-        /// Mapbox extensions: the language of instructions, the units of spoken distances, and which text to add.
-        var language = "en"
+        /// Mapbox extensions: the language of instructions and street names (nil: English instructions, local
+        /// names), the units of spoken distances, and which text to add.
+        var language: String?
         var voiceUnits: DistanceUnits = .metric
         var voiceInstructions = false
         var bannerInstructions = false
@@ -117,6 +118,7 @@ struct RouteEndpoint {
         options.alternatives = parameters.alternatives
         options.traffic = traffic
         options.vehicle = parameters.vehicle
+        options.nameLanguage = parameters.language
         do {
             var response = try router.route(url.coordinates, options: options)
             if let keep = parameters.waypoints { response = mergingVias(response, keep: keep) }
@@ -165,7 +167,7 @@ struct RouteEndpoint {
         output.units = parameters.voiceUnits
         if parameters.steps {
             // Unknown tags fall back to English; a missing phrasebook leaves the text out rather than failing the route.
-            output.narrator = try? PhrasebookNarrator(locale: parameters.language, units: parameters.voiceUnits)
+            output.narrator = try? PhrasebookNarrator(locale: parameters.language ?? "en", units: parameters.voiceUnits)
         }
         // Without steps and annotations nothing per-segment reaches the body: hand the writer legs cut down to
         // their end points (the overview geometry below is made from the full route).

@@ -57,4 +57,7 @@ public enum Section {
     public static let junctionFirstOut = "junction.firstOut", junctionOut = "junction.out"
     /// Truck limits: the limited edges (ascending) and `VehicleLimits.count` values each, since version 5.
     public static let limitEdge = "limit.edge", limitValues = "limit.values"
+    /// Localized street names, since version 6: the languages (comma-separated tags, column order), the OSM ways
+    /// that have one (ascending), and a string id per way and language (0: none; `LocalizedNames`).
+    public static let nameLanguages = "name.languages", nameWay = "name.way", nameLocal = "name.local"
 }

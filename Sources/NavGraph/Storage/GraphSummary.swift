@@ -19,6 +19,8 @@ public struct GraphSummary: Codable, Sendable {
     public var sections: [SectionSize]
     /// Kilometres of usable road per profile the file holds.
     public var profileKilometres: [String: Double]
+    /// Ways with a localized street name of their own (`name:XX` differing from `name`) per language tag.
+    public var localizedNameWays: [String: Int]
 
     public init(graph: RoutingGraph) {
         var byClass: [String: Double] = [:]
@@ -46,6 +48,12 @@ public struct GraphSummary: Codable, Sendable {
         smallComponents = max(0, graph.metadata.componentCount - 1)
         sections = graph.file.sectionOrder.map { SectionSize(name: $0.name, bytes: $0.length) }
         profileKilometres = ProfileUsage.all(file: graph.file, loaded: graph)
+        var named: [String: Int] = [:]
+        let width = graph.nameLanguages.count
+        for (column, language) in graph.nameLanguages.enumerated() {
+            named[language] = (0..<graph.nameWay.count).reduce(0) { $0 + (graph.nameLocal[$1 * width + column] != 0 ? 1 : 0) }
+        }
+        localizedNameWays = named
     }
 
     /// Human-readable report.
@@ -67,6 +75,8 @@ public struct GraphSummary: Codable, Sendable {
             profileKilometres[profile.rawValue].map { String(format: "%@ %.1f", profile.rawValue, $0) }
         }
         lines.append("profiles    km of usable road: " + profiles.joined(separator: ", "))
+        let named = metadata.profiles == nil ? [] : LocalizedNames.languages.compactMap { language in localizedNameWays[language].map { "\(language) \($0)" } }
+        lines.append("names       ways with a name:XX of their own: " + (named.isEmpty ? "none" : named.joined(separator: ", ")))
         lines.append("km by class")
         for roadClass in RoadClass.allCases {
             if let km = kilometresByClass[roadClass.osmName] { lines.append("  " + pad(roadClass.osmName, 16) + String(format: "%10.1f", km)) }

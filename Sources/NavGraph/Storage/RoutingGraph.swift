@@ -49,6 +49,11 @@ public final class RoutingGraph: @unchecked Sendable {
     /// Directed edges leaving junction n: junctionOut[junctionFirstOut[n] ..< junctionFirstOut[n + 1]].
     public let junctionFirstOut: UnsafeBufferPointer<UInt32>
     public let junctionOut: UnsafeBufferPointer<UInt32>
+    /// Guidance: the languages of the localized street names (column order), the OSM ways that have one
+    /// (ascending), and a string id per way and language, 0 where none (`LocalizedNames`, `name(edge:in:)`).
+    public let nameLanguages: [String]
+    public let nameWay: UnsafeBufferPointer<Int64>
+    public let nameLocal: UnsafeBufferPointer<UInt32>
 
     /// Loads a graph file for a profile (the car by default).
     public convenience init(path: String, verifyChecksums: Bool = true, profile: ProfileID = .car) throws {
@@ -117,6 +122,10 @@ public final class RoutingGraph: @unchecked Sendable {
         guideFields = try file.array(name(Section.guideFields))
         junctionFirstOut = try file.array(name(Section.junctionFirstOut))
         junctionOut = try file.array(name(Section.junctionOut))
+        nameLanguages = String(decoding: try file.bytes(name(Section.nameLanguages)), as: UTF8.self)
+            .split(separator: ",").map(String.init)
+        nameWay = try file.array(name(Section.nameWay))
+        nameLocal = try file.array(name(Section.nameLocal))
         if file.sections[name(Section.limitEdge)] != nil {
             limitEdge = try file.array(name(Section.limitEdge))
             limitValues = try file.array(name(Section.limitValues))
@@ -147,6 +156,7 @@ public final class RoutingGraph: @unchecked Sendable {
             ("junctions", junctionFirstOut.count == nodes + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count),
             ("grid", gridFirst.count == metadata.grid.rows * metadata.grid.columns + 1 && Int(gridFirst.last ?? 0) == gridSegment.count),
             ("limits", limitValues.count == limitEdge.count * VehicleLimits.count),
+            ("localized names", nameLocal.count == nameWay.count * nameLanguages.count),
             ("offsets", edgeShapeFirst.first == 0 && stringOffsets.first == 0 && cch.turnFirstOut.first == 0 && cch.firstUp.first == 0
                 && gridFirst.first == 0),
             ("strings", stringOffsets.count >= 2 && Int(stringOffsets.last ?? 0) <= stringBytes.count),
@@ -172,6 +182,8 @@ public final class RoutingGraph: @unchecked Sendable {
             ("edge nodes", edges, { ArrayScan.below(self.edgeFrom, $0, nodes) && ArrayScan.below(self.edgeTo, $0, nodes) }),
             ("strings", ArrayScan.pairCount(stringOffsets), { ArrayScan.ascending(self.stringOffsets, $0) }),
             ("strings", edges, { ArrayScan.below(self.edgeName, $0, strings) && ArrayScan.below(self.edgeRef, $0, strings) }),
+            ("localized names", nameLocal.count, { ArrayScan.below(self.nameLocal, $0, strings) }),
+            ("localized names", max(0, nameWay.count - 1), { range in range.allSatisfy { self.nameWay[$0] < self.nameWay[$0 + 1] } }),
             ("turn graph", ArrayScan.pairCount(cch.turnFirstOut), { ArrayScan.ascending(self.cch.turnFirstOut, $0) }),
             ("turn graph", cch.turnHead.count, { range in
                 ArrayScan.below(self.cch.turnHead, range, routing)
