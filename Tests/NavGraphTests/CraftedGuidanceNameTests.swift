@@ -78,7 +78,8 @@ import NavGraphServer
     @Test func germanAndEnglishInstructionsReadNaturally() throws {
         let router = Router(graph: try Self.town().osm.importGraph(named: "crafted-localized-names-words"))
         let german = try Self.turnText(try Self.leg(router, language: "de-CH"))
-        #expect(german.instruction.contains("rechts") && german.instruction.hasSuffix("auf Romstraße"), "\(german.instruction)")
+        // "Rechts abbiegen …" for a turn, "Am Ende der Straße rechts abbiegen …" where OSRM's rules say end of road.
+        #expect(german.instruction.lowercased().contains("rechts") && german.instruction.hasSuffix("auf Romstraße"), "\(german.instruction)")
         let english = try Self.turnText(try Self.leg(router, language: "en"))
         #expect(english.instruction.contains("right") && english.instruction.contains("onto Rome Street"), "\(english.instruction)")
     }
