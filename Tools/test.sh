@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
+# The release suite's real-extract tests read the shared OSM extracts beside the clone (or NAVGRAPH_DATA): say so
+# now rather than after the build.
+data="${NAVGRAPH_DATA:-$(cd .. && pwd)/shared/data}"
+if [ ! -f "$data/monaco.osm.pbf" ]; then
+  echo "test: the shared extracts are not at $data (no monaco.osm.pbf); set NAVGRAPH_DATA to the folder that holds them" >&2
+  exit 2
+fi
 Tools/checked_tier.sh
 Tools/tsan_tier.sh
 swift test -c release 2>&1

@@ -51,7 +51,7 @@ extension TurnClassifier {
 
     /// Lanes of an edge in both directions (0 when untagged), as car.lua counts them.
     func laneCount(_ edge: Int) -> Int {
-        let packed = graph.guideFields[Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount + GuideRecord.laneCounts]
+        let packed = graph.guideField(edge: edge, field: GuideRecord.laneCounts)
         return Int(packed & 0xff) + Int((packed >> 8) & 0xff)
     }
 

@@ -50,10 +50,11 @@ struct AlternativeRoutes {
             legAlternatives(from: snaps[index], to: snaps[index + 1], primary: primary.legs[index].routingNodes, count: count)
         }
         var routes: [Route] = []
+        let names = primary.legs.first?.nameLanguage   // the primary's street-name language, resolved once
         for rank in 0..<count {
             guard perLeg.contains(where: { $0.count > rank }) else { break }
             let legs = primary.legs.indices.map { index in
-                perLeg[index].count > rank ? router.buildLeg(perLeg[index][rank], metric: metric, names: router.graph.nameLanguage(for: options.nameLanguage)) : primary.legs[index]
+                perLeg[index].count > rank ? router.buildLeg(perLeg[index][rank], metric: metric, names: names) : primary.legs[index]
             }
             let used = options.avoidMode == .prefer ? router.usedClasses(legs, avoid: options.avoid) : []
             var route = Route(legs: legs, isAlternate: true, avoided: options.avoid.listed, usedAvoidedClasses: used)

@@ -238,10 +238,12 @@ public final class RoutingGraph: @unchecked Sendable {
 
     public func flags(edge: Int) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge]) }
 
-    /// A string field (`GuideRecord` index) of an edge's guidance record; 0 (the empty string) when untagged.
-    @inline(__always) public func guideString(edge: Int, field: Int) -> UInt32 {
+    /// A field (`GuideRecord` index) of an edge's guidance record; 0 when untagged.
+    @inline(__always) public func guideField(edge: Int, field: Int) -> UInt32 {
         guideFields[Int(edgeGuide[edge]) * GuideRecord.fieldCount + field]
     }
+    /// A string field of an edge's guidance record; 0 (the empty string) when untagged.
+    @inline(__always) public func guideString(edge: Int, field: Int) -> UInt32 { guideField(edge: edge, field: field) }
     public func roadClass(edge: Int) -> RoadClass { RoadClass(rawValue: edgeClass[edge]) ?? .service }
     /// Whether a trip may start or end on the edge while another road is near: not on a ferry, nor on a private
     /// service road (OSRM car.lua's `is_startpoint` with its `service_access_tag_blacklist`).
