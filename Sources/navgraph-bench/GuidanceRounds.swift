@@ -45,16 +45,22 @@ struct GuidanceRounds: Codable {
             edges = a.meanRouteEdges ?? 0
         }
         // Where steps cost most: the step part alone per pair (diagnostic, stderr).
+        // The route part is timed too: when it is slower than the plain rounds' p50, steps evict what routing keeps in cache.
         var slowest: [(Double, Int, Int, Int)] = []
+        var routeParts: [Double] = []
         for (index, pair) in pairs.enumerated() {
+            let routeBegin = now()
             guard var response = try? router.route([pair.0, pair.1], options: plain) else { continue }
             let begin = now()
+            routeParts.append((begin - routeBegin) * 1000)
             router.addSteps(to: &response)
             let steps = response.routes[0].legs.reduce(0) { $0 + $1.steps.count }
             slowest.append(((now() - begin) * 1000, index, response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }, steps))
         }
         slowest.sort { $0.0 > $1.0 }
         let stepTimes = slowest.map(\.0).sorted()
+        routeParts.sort()
+        log(String(format: "route part beside steps: p50 %.3f ms", routeParts.isEmpty ? 0 : routeParts[routeParts.count / 2]))
         log(String(format: "steps alone: p50 %.3f ms, p95 %.3f ms; slowest: ", stepTimes.isEmpty ? 0 : stepTimes[stepTimes.count / 2],
                    stepTimes.isEmpty ? 0 : stepTimes[stepTimes.count * 95 / 100])
             + slowest.prefix(5).map { String(format: "pair %d %.3f ms (%d edges, %d steps)", $0.1 + 1, $0.0, $0.2, $0.3) }.joined(separator: ", "))

@@ -195,34 +195,32 @@ struct JunctionReader {
         let node = head(of: incoming)
         let reverseIn = incoming ^ 1
         let slots = headSlots(of: incoming)
-        var plain = -2
-        for slot in slots where Int(slot.leaving) == reverseIn { plain = Int(slot.arrivingRouting) }
-        if plain == -2 { plain = Int(graph.routingNodeOfEdge[incoming]) }
+        // The slot of the road the route arrives on: its routing node, turn mask and lanes.
+        var arriving = -1
+        for index in slots.indices where Int(slots[index].leaving) == reverseIn { arriving = index }
+        let plain = arriving >= 0 ? Int(slots[arriving].arrivingRouting) : Int(graph.routingNodeOfEdge[incoming])
         let from = routingNode ?? plain
         // The turns allowed from the plain routing node are cached; a restriction's copy of the node scans its arcs.
-        var mask: UInt32 = 0
-        var masked = false
-        var lanes: UInt32 = 0
-        for slot in slots where Int(slot.leaving) == reverseIn {
-            lanes = slot.arrivingLanes
-            if from == plain && slots.count <= JunctionSlot.maskedDegree {
-                mask = slot.plainEntry
-                masked = true
-            }
-        }
+        let masked = arriving >= 0 && from == plain && slots.count <= JunctionSlot.maskedDegree
+        let mask: UInt32 = masked ? slots[arriving].plainEntry : 0
+        let lanes: UInt32 = arriving >= 0 ? slots[arriving].arrivingLanes : 0
+        let unlisted = EdgeFlags.privateAccess.rawValue
+        let track = RoadClass.track.rawValue
+        let canEnter = masked && from >= 0
         var count = 0
         var inIndex = -1, outIndex = 0
-        for (position, slot) in slots.enumerated() {
+        for position in slots.indices {
+            let slot = slots[position]
             let leaving = Int(slot.leaving)
+            let isOut = leaving == outgoing, isIn = leaving == reverseIn
             // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
-            if leaving != outgoing && leaving != reverseIn
-                && (slot.flags & EdgeFlags.privateAccess.rawValue != 0 || slot.roadClass == RoadClass.track.rawValue) { continue }
-            let allowed = leaving == outgoing || (masked && from >= 0 && mask & (1 << UInt32(position)) != 0)
+            if !isOut && !isIn && (slot.flags & unlisted != 0 || slot.roadClass == track) { continue }
+            let allowed = isOut || (canEnter && mask & (1 << UInt32(position)) != 0)
             pool[count] = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: allowed,
                                        roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),
                                        routing: slot.routing, wire: slot.wire)
-            if leaving == reverseIn { inIndex = count }
-            if leaving == outgoing { outIndex = count }
+            if isIn { inIndex = count }
+            if isOut { outIndex = count }
             count += 1
         }
         if !masked && from >= 0 {

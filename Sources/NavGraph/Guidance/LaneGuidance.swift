@@ -40,11 +40,12 @@ enum LaneGuidance {
         }
     }
 
-    /// The lanes for an approach tagged `tag`, for a maneuver in `direction`; nil when untagged. When the next
+    /// The lanes for an approach tagged `parsed`, for a maneuver in `direction`; nil when untagged. When the next
     /// maneuver follows closely (`nextSide`: its direction), only the valid lanes on that side stay `active`: the
     /// driver should already take the lanes that lead on to it.
-    static func lanes(tag: String, direction: ManeuverModifier, nextSide: ManeuverModifier? = nil) -> [Lane]? {
-        guard var lanes = allLanes(tag: tag, direction: direction) else { return nil }
+    /// The tag comes split by `parse` (the step builder parses each tag once).
+    static func lanes(parsed: [[String]], direction: ManeuverModifier, nextSide: ManeuverModifier? = nil) -> [Lane]? {
+        guard var lanes = allLanes(parsed: parsed, direction: direction) else { return nil }
         if let nextSide { prefer(&lanes, towards: nextSide) }
         return lanes
     }
@@ -63,10 +64,8 @@ enum LaneGuidance {
         for index in valid { lanes[index].active = chosen.contains(index) }
     }
 
-    static func allLanes(tag: String, direction: ManeuverModifier) -> [Lane]? {
-        guard !tag.isEmpty else { return nil }
-        let parsed = parse(tag)
-        guard parsed.count > 1 || parsed.first != ["none"] else { return nil }
+    static func allLanes(parsed: [[String]], direction: ManeuverModifier) -> [Lane]? {
+        guard !parsed.isEmpty, parsed.count > 1 || parsed.first != ["none"] else { return nil }
         for candidate in acceptable(for: direction) {
             guard parsed.contains(where: { $0.contains(candidate) }) else { continue }
             return parsed.map { indications in

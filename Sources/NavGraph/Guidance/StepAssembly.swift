@@ -130,7 +130,7 @@ extension StepBuilder {
         var lanes: [Lane]?
         if lanesId != 0 {
             let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
-            lanes = LaneGuidance.lanes(tag: text(lanesId), direction: direction, nextSide: nextSide)
+            lanes = LaneGuidance.lanes(parsed: parsedLanes(lanesId), direction: direction, nextSide: nextSide)
         }
         let at = leg.edgeFirstSegment[k]
         table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: junction.inIndex, outIndex: junction.outIndex,

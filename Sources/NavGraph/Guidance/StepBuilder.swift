@@ -28,6 +28,8 @@ public final class StepBuilder {
     let mode: TravelMode
     /// Strings already decoded, by string id, filled on first use (steps repeat the same few names).
     var decoded = ContiguousArray<String?>()
+    /// `turn:lanes` tags already split, by string id.
+    var lanesById: [UInt32: [[String]]] = [:]
 
     public init(graph: RoutingGraph) {
         self.graph = graph
@@ -44,6 +46,14 @@ public final class StepBuilder {
         if let known = decoded[index] { return known }
         let made = graph.string(id)
         decoded[index] = made
+        return made
+    }
+
+    /// `turn:lanes` string `id` split into lanes (`LaneGuidance.parse`), once per builder.
+    func parsedLanes(_ id: UInt32) -> [[String]] {
+        if let known = lanesById[id] { return known }
+        let made = text(id).isEmpty ? [] : LaneGuidance.parse(text(id))
+        lanesById[id] = made
         return made
     }
 
