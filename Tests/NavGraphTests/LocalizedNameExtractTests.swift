@@ -64,4 +64,41 @@ import Testing
         #expect(checked >= 15, "only \(checked) routes started on their localized edge")
         #expect(matched == checked, "\(matched) of \(checked) routes named their first road in English")
     }
+
+    /// `/nearest` and `/table` name their waypoints in `language` too (a navgraph extension; OSRM's are local only):
+    /// a point on a way with an English name gets it with `language=en`, and the Maltese name without.
+    @Test func nearestAndTableWaypointsFollowTheLanguage() throws {
+        let graph = try Fixtures.graph("malta")
+        let english = try #require(graph.nameLanguage(for: "en"))
+        let service = RoutingService(engine: RoutingEngine(graph: graph))
+        let localized = (0..<graph.edgeCount).filter { edge in
+            graph.edgeLength[edge] > 80 && graph.routingNodeOfEdge[2 * edge] >= 0 && graph.name(edge: edge, in: english) != graph.edgeName[edge]
+        }
+        try #require(localized.count >= 40)
+        func names(_ target: String, key: String) throws -> [String] {
+            let response = service.handle(HTTPRequest(method: "GET", target: target))
+            #expect(response.status == 200, "\(target): \(String(decoding: response.body, as: UTF8.self))")
+            let body = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            let waypoints = try #require(body[key] as? [[String: Any]])
+            return waypoints.compactMap { $0["name"] as? String }
+        }
+        var checked = 0, matched = 0
+        for index in stride(from: 0, to: localized.count, by: localized.count / 20) {
+            let edge = localized[index]
+            let point = Fixtures.midpoint(of: edge, in: graph)
+            let at = String(format: "%.7f,%.7f", point.lon, point.lat)
+            let englishName = graph.string(graph.name(edge: edge, in: english)), malteseName = graph.string(graph.edgeName[edge])
+            let nearest = try names("/nearest/v1/driving/\(at)?language=en", key: "waypoints")
+            // Only points whose nearest road is the localized edge itself say something about the name.
+            guard nearest.first == englishName || nearest.first == malteseName else { continue }
+            checked += 1
+            let local = try names("/nearest/v1/driving/\(at)", key: "waypoints")
+            let table = try names("/table/v1/driving/\(at);\(at)?language=en-GB", key: "sources")
+            if nearest.first == englishName && local.first == malteseName && table.first == englishName { matched += 1 }
+        }
+        #expect(checked >= 15, "only \(checked) points snapped to their localized edge")
+        #expect(matched == checked, "\(matched) of \(checked) waypoints named in English")
+        let bad = service.handle(HTTPRequest(method: "GET", target: "/nearest/v1/driving/14.5,35.9?language=e%20n"))
+        #expect(bad.status == 400 && String(decoding: bad.body, as: UTF8.self).contains("InvalidValue"))
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// `/nearest/v1`: the nearest road segments to one coordinate, closest first.
 struct NearestEndpoint {
-    static let options: Set<String> = GeneralOptions.names.union(["number"])
+    static let options: Set<String> = GeneralOptions.names.union(["number", "language"])
 
     static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, limits: ServiceLimits) throws -> JSON {
         guard url.coordinates.count == 1 else {
@@ -13,6 +13,7 @@ struct NearestEndpoint {
             throw OSRMError(.tooBig, "number=\(number) exceeds this server's limit of \(limits.maximumNearest)")
         }
         let general = try GeneralOptions(query, coordinateCount: 1)
+        let language = router.graph.nameLanguage(for: try GeneralOptions.language(query))
         let metric = router.metric(avoid: general.exclude, mode: .strict, traffic: nil)
         let radius = (general.radii?.first ?? nil) ?? RoutingService.defaultRadius
         let graph = router.graph
@@ -36,7 +37,7 @@ struct NearestEndpoint {
             ("waypoints", .array(snaps.map { snap in
                 .object([
                     ("nodes", .array([.number(Double(graph.shapeOSMNode[snap.segment])), .number(Double(graph.shapeOSMNode[snap.segment + 1]))])),
-                    ("name", .string(graph.string(graph.edgeName[snap.edge]))),
+                    ("name", .string(graph.string(graph.name(edge: snap.edge, in: language)))),
                     ("location", JSON.position(snap.point)),
                     ("distance", .measure(snap.distance)),
                 ])

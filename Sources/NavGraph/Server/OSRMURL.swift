@@ -152,6 +152,17 @@ struct GeneralOptions {
     /// `unlimited` radius, in metres.
     static let unlimitedRadius = 50_000.0
 
+    /// The `language` option (a Mapbox extension; navgraph also names `/nearest` and `/table` waypoints in it):
+    /// a BCP-47-like tag, nil when not given.
+    static func language(_ options: QueryOptions) throws -> String? {
+        guard let language = options["language"] else { return nil }
+        guard !language.isEmpty, language.count <= 35,
+              language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw OSRMError(.invalidValue, "language='\(language)' is not a language tag such as en or de-CH")
+        }
+        return language
+    }
+
     init(_ options: QueryOptions, coordinateCount count: Int) throws {
         radii = try options.perCoordinate("radiuses", count: count) { item -> Double in
             if item == "unlimited" { return Self.unlimitedRadius }

@@ -74,13 +74,7 @@ struct RouteEndpoint {
                 waypoints = indices
             }
             // Mapbox extensions: the words come from the phrasebook narrator of the output layer.
-            if let language = options["language"] {
-                guard !language.isEmpty, language.count <= 35,
-                      language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                    throw OSRMError(.invalidValue, "language='\(language)' is not a language tag such as en or de-CH")
-                }
-                self.language = language
-            }
+            language = try GeneralOptions.language(options)
             voiceUnits = DistanceUnits(rawValue: try options.choice("voice_units", ["metric", "imperial"], default: "metric")) ?? .metric
             voiceInstructions = try options.bool("voice_instructions", default: false)
             bannerInstructions = try options.bool("banner_instructions", default: false)

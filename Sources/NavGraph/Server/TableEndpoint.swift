@@ -3,7 +3,7 @@ import Foundation
 /// `/table/v1`: durations (and distances) between sources and destinations, in OSRM's shape, from the CCH
 /// many-to-many engine (`BucketManyToMany`, the one `navgraph matrix` uses).
 struct TableEndpoint {
-    static let options: Set<String> = GeneralOptions.names.union(["sources", "destinations", "annotations", "fallback_speed", "scale_factor"])
+    static let options: Set<String> = GeneralOptions.names.union(["sources", "destinations", "annotations", "fallback_speed", "scale_factor", "language"])
         .union(VehicleQuery.names)
 
     static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
@@ -13,6 +13,7 @@ struct TableEndpoint {
             throw OSRMError(.tooBig, "\(count) table coordinates exceed this server's limit of \(limits.maximumTableSize)")
         }
         let general = try GeneralOptions(query, coordinateCount: count)
+        let language = router.graph.nameLanguage(for: try GeneralOptions.language(query))
         let sources = try query.indices("sources", count: count) ?? Array(0..<count)
         let destinations = try query.indices("destinations", count: count) ?? Array(0..<count)
         var wantDurations = true, wantDistances = false
@@ -56,7 +57,7 @@ struct TableEndpoint {
         func waypoint(_ index: Int) -> JSON {
             guard let snap = snaps[index] else { return .null }
             return .object([
-                ("name", .string(router.graph.string(router.graph.edgeName[snap.edge]))),
+                ("name", .string(router.graph.string(router.graph.name(edge: snap.edge, in: language)))),
                 ("location", JSON.position(snap.point)),
                 ("distance", .measure(snap.distance)),
             ])
