@@ -35,8 +35,10 @@ extension DirectionsResponse {
             ("maneuver", maneuver(step, instruction: options.narrator?.instruction(steps: steps, index: index))),
             ("intersections", .array(step.intersections.map(intersection))),
         ]
-        if let narrator = options.narrator {
+        if let narrator = options.narrator, options.voiceInstructions {
             members.append(("voiceInstructions", .array(narrator.voiceInstructions(steps: steps, index: index).map(\.json))))
+        }
+        if let narrator = options.narrator, options.bannerInstructions {
             members.append(("bannerInstructions", .array(narrator.bannerInstructions(steps: steps, index: index).map(\.json))))
         }
         return .object(members)

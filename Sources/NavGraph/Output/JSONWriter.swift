@@ -85,6 +85,12 @@ enum JSON: Sendable {
 
     private static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (keys, names, polylines) need no escape: appended whole, not scalar by scalar.
+        if !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -31,6 +31,9 @@ public struct OutputOptions: Sendable {
     public var fontStack: [String]
     /// Words for the steps; when nil the output has no instruction, voice or banner fields (never made-up ones).
     public var narrator: (any StepNarrator)?
+    /// Whether steps carry `voiceInstructions` and `bannerInstructions` (with a narrator; both by default).
+    public var voiceInstructions = true
+    public var bannerInstructions = true
     /// The Directions response's `uuid`; a random one when nil.
     public var responseID: String?
 

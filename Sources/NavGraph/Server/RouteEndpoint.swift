@@ -163,10 +163,14 @@ struct RouteEndpoint {
             // Unknown tags fall back to English; a missing phrasebook leaves the text out rather than failing the route.
             output.narrator = try? PhrasebookNarrator(locale: parameters.language ?? "en", units: parameters.voiceUnits)
         }
+        // Voice and banner instructions are made only when asked for (they are most of a steps body's work).
+        output.voiceInstructions = parameters.voiceInstructions
+        output.bannerInstructions = parameters.bannerInstructions
         // Without steps and annotations nothing per-segment reaches the body: hand the writer legs cut down to
         // their end points (the overview geometry below is made from the full route).
         var written = response
-        if !parameters.steps && parameters.annotations.isEmpty {
+        let legsCut = !parameters.steps && parameters.annotations.isEmpty
+        if legsCut {
             for r in written.routes.indices {
                 for l in written.routes[r].legs.indices {
                     let leg = written.routes[r].legs[l]
@@ -188,21 +192,14 @@ struct RouteEndpoint {
                     shaped.update("geometry") { _ in
                         DirectionsResponse.geometry(Simplification.douglasPeucker(route.coordinates, toleranceMetres: 5), parameters.geometry)
                     }
-                default: shaped.update("geometry") { _ in DirectionsResponse.geometry(route.coordinates, parameters.geometry) }
+                default:
+                    // full: the writer made it already, unless it saw the legs cut down.
+                    if legsCut { shaped.update("geometry") { _ in DirectionsResponse.geometry(route.coordinates, parameters.geometry) } }
                 }
                 shaped.update("legs") { legs in
                     guard case .array(let legItems) = legs else { return legs }
                     return .array(legItems.map { leg in
                         var shapedLeg = leg
-                        shapedLeg.update("steps") { steps in
-                            guard case .array(let stepItems) = steps else { return steps }
-                            return .array(stepItems.map { step in
-                                var shapedStep = step
-                                if !parameters.voiceInstructions { shapedStep.remove("voiceInstructions") }
-                                if !parameters.bannerInstructions { shapedStep.remove("bannerInstructions") }
-                                return shapedStep
-                            })
-                        }
                         shapedLeg.update("annotation") { annotation in
                             var kept = annotation
                             kept.keepOnly(parameters.annotations)
