@@ -29,39 +29,45 @@ enum JSON: Sendable {
 
     /// Serializes the value; `pretty` indents by two spaces and keeps scalar-only arrays on one line.
     func data(pretty: Bool) -> Data {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(4096)
         write(to: &out, pretty: pretty, indent: 0)
-        if pretty { out += "\n" }
-        return Data(out.utf8)
+        if pretty { out.append(UInt8(ascii: "\n")) }
+        return Data(out)
     }
 
-    private func write(to out: inout String, pretty: Bool, indent: Int) {
+    /// Writes UTF-8 bytes (a byte buffer: appending to a String costs several times more per piece).
+    private func write(to out: inout [UInt8], pretty: Bool, indent: Int) {
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSON.format(n)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): JSON.format(n, into: &out)
         case .string(let s): JSON.quote(s, into: &out)
         case .array(let items):
             let inline = !pretty || items.allSatisfy(\.isScalar)
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += inline && pretty ? ", " : "," }
+                if i > 0 {
+                    out.append(UInt8(ascii: ","))
+                    if inline && pretty { out.append(UInt8(ascii: " ")) }
+                }
                 if !inline { JSON.newline(&out, indent + 1) }
                 item.write(to: &out, pretty: pretty, indent: indent + 1)
             }
             if !inline && !items.isEmpty { JSON.newline(&out, indent) }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { JSON.newline(&out, indent + 1) }
                 JSON.quote(key, into: &out)
-                out += pretty ? ": " : ":"
+                out.append(UInt8(ascii: ":"))
+                if pretty { out.append(UInt8(ascii: " ")) }
                 value.write(to: &out, pretty: pretty, indent: indent + 1)
             }
             if pretty && !members.isEmpty { JSON.newline(&out, indent) }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -72,36 +78,52 @@ enum JSON: Sendable {
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: Int) {
-        out += "\n" + String(repeating: "  ", count: indent)
+    private static func newline(_ out: inout [UInt8], _ indent: Int) {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form.
-    private static func format(_ n: Double) -> String {
-        guard n.isFinite else { return "null" }
-        if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-        return "\(n)"
+    private static func format(_ n: Double, into out: inout [UInt8]) {
+        guard n.isFinite else { return out.append(contentsOf: "null".utf8) }
+        guard n == n.rounded(), abs(n) < 1e15 else { return out.append(contentsOf: "\(n)".utf8) }
+        var value = Int64(n)
+        if value < 0 {
+            out.append(UInt8(ascii: "-"))
+            value = -value
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[15 - count] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+                count += 1
+            } while value > 0
+            out.append(contentsOf: buffer[(16 - count)...])
+        }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings (keys, names, polylines) need no escape: appended whole, not scalar by scalar.
+    private static func quote(_ s: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        // Most strings (keys, names, polylines) need no escape: copied whole.
         if !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
-            out += s
-            out += "\""
+            out.append(contentsOf: s.utf8)
+            out.append(UInt8(ascii: "\""))
             return
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+        for byte in s.utf8 {
+            switch byte {
+            case 0x22: out.append(contentsOf: "\\\"".utf8)
+            case 0x5C: out.append(contentsOf: "\\\\".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case ..<0x20: out.append(contentsOf: String(format: "\\u%04x", byte).utf8)
+            default: out.append(byte)   // UTF-8 of the other scalars, unchanged
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
