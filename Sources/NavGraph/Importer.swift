@@ -25,7 +25,7 @@ public enum Importer {
         }
     }
 
-    /// Room in the section table per road set (the motor set has 68 sections, the active set 58).
+    /// Room in the section table per road set (the motor set has 72 sections, the active set 62).
     static let sectionsPerRoadSet = 128
 
     private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,
