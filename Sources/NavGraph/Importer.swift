@@ -15,6 +15,21 @@ public enum Importer {
             return try write(network: network, restrictions: [], report: ImportReport(), input: input, output: output,
                              profile: DimacsReader.profileName, log: log)
         }
+        // Opened first, so that an unwritable output fails before the work; each section is written as soon as it is final.
+        let stream = try GraphFileStream(path: output, tableCapacity: roadSets.count * sectionsPerRoadSet)
+        do {
+            return try run(input: input, to: stream, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets)
+        } catch {
+            stream.abandon()
+            throw error
+        }
+    }
+
+    /// Room in the section table per road set (the motor set has 72 sections, the active set 62).
+    static let sectionsPerRoadSet = 128
+
+    private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,
+                            roadSets: [RoadSet]) throws -> GraphMetadata {
         // Held only by `shared` (below), so that it can be freed in the middle of the import.
         let shared = SharedOSMSource(try log.phase("read OSM") {
             let source = try OSMSource(path: input)
@@ -22,20 +37,24 @@ public enum Importer {
             return (source, "\(totals.nodes) nodes, \(totals.ways) ways, \(totals.relations) relations; \(source.wayCount) highway/ferry ways, \(source.missingNodeRefs) missing node refs")
         }, users: roadSets.count)
         // The road sets are independent once the OSM file is read: each is built, ordered, contracted and customized
-        // on its own thread, into its own sections, which are written in the road sets' order (the same file as one
-        // after the other). The OSM arrays go as soon as the last road network is built.
+        // on its own thread, into its own sections. Both write their sections to the file as they finish them (in an
+        // order that depends on the threads' timing); the section table lists them in the road sets' order (the same
+        // table as one after the other). The OSM arrays go as soon as the last road network is built.
         let outcomes = roadSets.map { _ in RoadSetOutcome() }
         PhaseWorkers.run(roadSets.count) { index in
             outcomes[index].result = Result {
-                try importRoadSet(roadSets[index], from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log)
+                try importRoadSet(roadSets[index], from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log,
+                                  to: stream)
             }
         }
-        var writer = GraphFileWriter()
+        // A failed write ends the import, whichever road set it stopped.
+        if let error = stream.error { throw error }
+        var table: [GraphFileSection] = []
         var motorMetadata: GraphMetadata?
         for (roadSet, outcome) in zip(roadSets, outcomes) {
             switch outcome.result {
             case .success(let (sections, metadata))?:
-                writer.append(sections)
+                table += sections.entries
                 if roadSet == .motor { motorMetadata = metadata }
             case .failure(let error as NavGraphError)? where roadSet != .motor:
                 log.say("\(roadSet.rawValue) road set skipped: \(error.message)")
@@ -45,14 +64,14 @@ public enum Importer {
                 throw NavGraphError("\(input): the \(roadSet.rawValue) road set was not imported", code: .ioFailure)
             }
         }
-        try writeFile(writer, to: output, log: log)
+        try finish(stream, table: table, log: log)
         guard let motorMetadata else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
         return motorMetadata
     }
 
     /// One road set of an OSM import: its road network, then everything `addRoadSet` adds, in its own sections.
     private static func importRoadSet(_ roadSet: RoadSet, from shared: SharedOSMSource, input: String, honourTurnRestrictions: Bool,
-                                      log: ProgressLog) throws -> (GraphFileWriter, GraphMetadata) {
+                                      log: ProgressLog, to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let built: (RoadNetwork, [TurnRestriction])
@@ -65,7 +84,7 @@ public enum Importer {
                 return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
             }
         }
-        var writer = GraphFileWriter()
+        var writer = StreamedSections(stream: stream)
         let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
                                       roadSet: roadSet, log: log, to: &writer)
         return (writer, metadata)
@@ -74,26 +93,33 @@ public enum Importer {
     /// Everything after the road network is built, for one road set written alone; shared by the OSM and DIMACS importers.
     public static func write(network: RoadNetwork, restrictions: [TurnRestriction], report: ImportReport,
                              input: String, output: String, profile: String = CarProfile.name, log: ProgressLog) throws -> GraphMetadata {
-        var writer = GraphFileWriter()
-        let metadata = try addRoadSet(network: network, restrictions: restrictions, report: report, input: input, roadSet: .motor,
-                                      profile: profile, log: log, to: &writer)
-        try writeFile(writer, to: output, log: log)
-        return metadata
-    }
-
-    private static func writeFile(_ writer: GraphFileWriter, to output: String, log: ProgressLog) throws {
-        try log.phase("write") {
-            try writer.write(to: output)
-            let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            return ((), "\(output), \(size) bytes")
+        let stream = try GraphFileStream(path: output, tableCapacity: sectionsPerRoadSet)
+        do {
+            var writer = StreamedSections(stream: stream)
+            let metadata = try addRoadSet(network: network, restrictions: restrictions, report: report, input: input, roadSet: .motor,
+                                          profile: profile, log: log, to: &writer)
+            try finish(stream, table: writer.entries, log: log)
+            return metadata
+        } catch {
+            stream.abandon()
+            throw error
         }
     }
 
-    /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, added to `writer`
-    /// under the road set's section names.
+    /// Writes the section table and gives the file its name (the sections are in it already).
+    private static func finish(_ stream: GraphFileStream, table: [GraphFileSection], log: ProgressLog) throws {
+        try log.phase("write") {
+            try stream.commit(table)
+            let size = (try? FileManager.default.attributesOfItem(atPath: stream.path)[.size] as? Int) ?? 0
+            return ((), "\(stream.path), \(size) bytes, \(table.count) sections")
+        }
+    }
+
+    /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, written through
+    /// `writer` under the road set's section names (each metric right after its customization, the rest at the end).
     static func addRoadSet(network unpadded: RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
-                           to writer: inout GraphFileWriter) throws -> GraphMetadata {
+                           to writer: inout StreamedSections) throws -> GraphMetadata {
         let network = withGuidanceArrays(unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
@@ -137,27 +163,41 @@ public enum Importer {
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
         }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
-        // The profiles' customizations are independent and run on concurrent threads.
+        // The profiles' customizations are independent and run on concurrent threads. Each metric (16 bytes per CCH
+        // arc) is written to the file as soon as it is customized and freed; its table entries go in their place below.
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
         let customized = profileIDs.map { _ in CustomizedProfile() }
+        writer.rename = roadSet.sectionName
+        let metricWriter = writer  // only its `write` is used, from the customization threads
         PhaseWorkers.run(profileIDs.count) { index in
             let id = profileIDs[index]
             let edges = index == 0 ? nil : network.profileEdges.first { $0.profile == id }
             let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
-            let metric = log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                let weights = ProfileTurnCosts.nodeWeights(network: network, profile: edges, turns: turns)
-                let metric = CCHView.with(topology, turns) { view in
-                    weights.withUnsafeBufferPointer { weights in
-                        costs.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+            customized[index].value = Result {
+                try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
+                    let weights = ProfileTurnCosts.nodeWeights(network: network, profile: edges, turns: turns)
+                    let metric = CCHView.with(topology, turns) { view in
+                        weights.withUnsafeBufferPointer { weights in
+                            costs.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+                        }
                     }
+                    // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
+                    var sections: [GraphFileSection] = []
+                    if index == 0 || edges != nil {
+                        sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
+                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
+                        sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
+                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
+                    }
+                    return ((id, costs, sections), "\(id.rawValue): free-flow travel time and turn costs, written")
                 }
-                return (metric, "\(id.rawValue): free-flow travel time and turn costs")
             }
-            customized[index].value = (id, costs, metric)
         }
-        let profileMetrics = customized.compactMap(\.value)
-        guard profileMetrics.count == profileIDs.count else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
-        let metric = profileMetrics[0].metric
+        var profileMetrics: [(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metricSections: [GraphFileSection])] = []
+        for entry in customized {
+            guard let result = entry.value else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
+            profileMetrics.append(try result.get())
+        }
         let bbox = boundingBox(network)
         let (grid, gridFirst, gridSegment) = log.phase(tag + "spatial index") {
             let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
@@ -178,64 +218,56 @@ public enum Importer {
             profiles: profile == DimacsReader.profileName ? nil : profileIDs.map(\.rawValue))
 
         do {
-            writer.rename = roadSet.sectionName
-            defer { writer.rename = { $0 } }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            writer.addData(Section.meta, try encoder.encode(metadata))
-            writer.add(Section.nodeOSM, network.nodeOSMID)
-            writer.add(Section.edgeFrom, network.edgeFrom)
-            writer.add(Section.edgeTo, network.edgeTo)
-            writer.add(Section.edgeShapeFirst, network.edgeShapeFirst)
-            writer.add(Section.shapeLat, network.shapeLatE7)
-            writer.add(Section.shapeLon, network.shapeLonE7)
-            writer.add(Section.shapeOSM, network.shapeOSMNode)
-            writer.add(Section.edgeLength, network.edgeLength)
-            writer.add(Section.edgeTimeForward, network.edgeTimeForward)
-            writer.add(Section.edgeTimeBackward, network.edgeTimeBackward)
-            writer.add(Section.edgeClass, network.edgeClass)
-            writer.add(Section.edgeFlags, network.edgeFlags)
-            writer.add(Section.edgeMaxspeed, network.edgeMaxspeed)
-            writer.add(Section.edgeName, network.edgeName)
-            writer.add(Section.edgeRef, network.edgeRef)
-            writer.add(Section.edgeWay, network.edgeWay)
-            writer.add(Section.stringOffsets, network.strings.offsets)
-            writer.add(Section.stringBytes, network.strings.bytes)
-            addGuidance(network, to: &writer)
-            writer.addData(Section.nameLanguages, Data(LocalizedNames.languages.joined(separator: ",").utf8))
-            writer.add(Section.nameWay, network.localizedNames.ways)
-            writer.add(Section.nameLocal, network.localizedNames.names)
-            writer.add(Section.routingEdge, turns.directedEdge)
-            writer.add(Section.routingNodeOfEdge, routingNodeOfEdge)
-            writer.add(Section.routingComponent, component)
-            writer.add(Section.turnFirstOut, turns.firstOut)
-            writer.add(Section.turnHead, turns.head)
-            writer.add(Section.turnCost, profileMetrics[0].turnCost)
-            addRestrictions(restrictions, to: &writer)
-            writer.add(Section.cchFirstUp, topology.firstUp)
-            writer.add(Section.cchUpHead, topology.upHead)
-            writer.add(Section.cchParent, topology.parent)
-            writer.add(Section.cchInputArc, topology.inputArc)
-            writer.add(Section.metricForward, metric.forward, owner: metric)
-            writer.add(Section.metricBackward, metric.backward, owner: metric)
-            writer.add(Section.metricForwardVia, metric.forwardVia, owner: metric)
-            writer.add(Section.metricBackwardVia, metric.backwardVia, owner: metric)
-            writer.add(Section.gridFirst, gridFirst)
-            writer.add(Section.gridSegment, gridSegment)
+            try writer.addData(Section.meta, try encoder.encode(metadata))
+            try writer.add(Section.nodeOSM, network.nodeOSMID)
+            try writer.add(Section.edgeFrom, network.edgeFrom)
+            try writer.add(Section.edgeTo, network.edgeTo)
+            try writer.add(Section.edgeShapeFirst, network.edgeShapeFirst)
+            try writer.add(Section.shapeLat, network.shapeLatE7)
+            try writer.add(Section.shapeLon, network.shapeLonE7)
+            try writer.add(Section.shapeOSM, network.shapeOSMNode)
+            try writer.add(Section.edgeLength, network.edgeLength)
+            try writer.add(Section.edgeTimeForward, network.edgeTimeForward)
+            try writer.add(Section.edgeTimeBackward, network.edgeTimeBackward)
+            try writer.add(Section.edgeClass, network.edgeClass)
+            try writer.add(Section.edgeFlags, network.edgeFlags)
+            try writer.add(Section.edgeMaxspeed, network.edgeMaxspeed)
+            try writer.add(Section.edgeName, network.edgeName)
+            try writer.add(Section.edgeRef, network.edgeRef)
+            try writer.add(Section.edgeWay, network.edgeWay)
+            try writer.add(Section.stringOffsets, network.strings.offsets)
+            try writer.add(Section.stringBytes, network.strings.bytes)
+            try addGuidance(network, to: &writer)
+            try writer.addData(Section.nameLanguages, Data(LocalizedNames.languages.joined(separator: ",").utf8))
+            try writer.add(Section.nameWay, network.localizedNames.ways)
+            try writer.add(Section.nameLocal, network.localizedNames.names)
+            try writer.add(Section.routingEdge, turns.directedEdge)
+            try writer.add(Section.routingNodeOfEdge, routingNodeOfEdge)
+            try writer.add(Section.routingComponent, component)
+            try writer.add(Section.turnFirstOut, turns.firstOut)
+            try writer.add(Section.turnHead, turns.head)
+            try writer.add(Section.turnCost, profileMetrics[0].turnCost)
+            try addRestrictions(restrictions, to: &writer)
+            try writer.add(Section.cchFirstUp, topology.firstUp)
+            try writer.add(Section.cchUpHead, topology.upHead)
+            try writer.add(Section.cchParent, topology.parent)
+            try writer.add(Section.cchInputArc, topology.inputArc)
+            writer.record(profileMetrics[0].metricSections)
+            try writer.add(Section.gridFirst, gridFirst)
+            try writer.add(Section.gridSegment, gridSegment)
             for (index, entry) in profileMetrics.enumerated() where index > 0 {
                 guard let edges = network.profileEdges.first(where: { $0.profile == entry.profile }) else { continue }
-                writer.add(entry.profile.baseSectionName(.timeForward), edges.timeForward)
-                writer.add(entry.profile.baseSectionName(.timeBackward), edges.timeBackward)
-                writer.add(entry.profile.baseSectionName(.flags), edges.flags)
-                writer.add(entry.profile.baseSectionName(.turnCost), entry.turnCost)
-                writer.add(entry.profile.baseSectionName(.metricForward), entry.metric.forward, owner: entry.metric)
-                writer.add(entry.profile.baseSectionName(.metricBackward), entry.metric.backward, owner: entry.metric)
-                writer.add(entry.profile.baseSectionName(.metricForwardVia), entry.metric.forwardVia, owner: entry.metric)
-                writer.add(entry.profile.baseSectionName(.metricBackwardVia), entry.metric.backwardVia, owner: entry.metric)
+                try writer.add(entry.profile.baseSectionName(.timeForward), edges.timeForward)
+                try writer.add(entry.profile.baseSectionName(.timeBackward), edges.timeBackward)
+                try writer.add(entry.profile.baseSectionName(.flags), edges.flags)
+                try writer.add(entry.profile.baseSectionName(.turnCost), entry.turnCost)
+                writer.record(entry.metricSections)
             }
             if profileIDs.count > 1 && roadSet == .motor {
-                writer.add(Section.limitEdge, network.limitEdge)
-                writer.add(Section.limitValues, network.limitValues)
+                try writer.add(Section.limitEdge, network.limitEdge)
+                try writer.add(Section.limitValues, network.limitValues)
             }
         }
         return metadata
@@ -253,7 +285,7 @@ public enum Importer {
 
     /// Guidance sections: junction controls and exit numbers, shape-point controls, per-edge guidance records, and
     /// each junction's outgoing directed edges (both ends of every edge, whether or not a car may drive them).
-    private static func addGuidance(_ network: RoadNetwork, to writer: inout GraphFileWriter) {
+    private static func addGuidance(_ network: RoadNetwork, to writer: inout StreamedSections) throws {
         var firstOut = ContiguousArray<UInt32>(repeating: 0, count: network.nodeCount + 1)
         for edge in 0..<network.edgeCount {
             firstOut[Int(network.edgeFrom[edge]) + 1] += 1
@@ -267,16 +299,16 @@ public enum Importer {
             outgoing[Int(fill[from])] = UInt32(2 * edge); fill[from] += 1
             outgoing[Int(fill[to])] = UInt32(2 * edge + 1); fill[to] += 1
         }
-        writer.add(Section.nodeControl, network.nodeControl)
-        writer.add(Section.nodeExitRef, network.nodeExitRef)
-        writer.add(Section.shapeControl, network.shapeControl)
-        writer.add(Section.edgeGuide, network.edgeGuide)
-        writer.add(Section.guideFields, network.guideFields)
-        writer.add(Section.junctionFirstOut, firstOut)
-        writer.add(Section.junctionOut, outgoing)
+        try writer.add(Section.nodeControl, network.nodeControl)
+        try writer.add(Section.nodeExitRef, network.nodeExitRef)
+        try writer.add(Section.shapeControl, network.shapeControl)
+        try writer.add(Section.edgeGuide, network.edgeGuide)
+        try writer.add(Section.guideFields, network.guideFields)
+        try writer.add(Section.junctionFirstOut, firstOut)
+        try writer.add(Section.junctionOut, outgoing)
     }
 
-    private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout GraphFileWriter) {
+    private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout StreamedSections) throws {
         var fromFirst: ContiguousArray<UInt32> = [0], toFirst: ContiguousArray<UInt32> = [0]
         var viaPathFirst: ContiguousArray<UInt32> = [0]
         var from = ContiguousArray<UInt32>(), to = ContiguousArray<UInt32>(), viaPath = ContiguousArray<UInt32>()
@@ -285,15 +317,15 @@ public enum Importer {
             to.append(contentsOf: restriction.toDirectedEdges); toFirst.append(UInt32(to.count))
             viaPath.append(contentsOf: restriction.viaDirectedEdges); viaPathFirst.append(UInt32(viaPath.count))
         }
-        writer.add(Section.restrictionRelation, ContiguousArray(restrictions.map(\.relationID)))
-        writer.add(Section.restrictionVia, ContiguousArray(restrictions.map(\.via)))
-        writer.add(Section.restrictionMandatory, ContiguousArray(restrictions.map { UInt8($0.isMandatory ? 1 : 0) }))
-        writer.add(Section.restrictionFromFirst, fromFirst)
-        writer.add(Section.restrictionFrom, from)
-        writer.add(Section.restrictionToFirst, toFirst)
-        writer.add(Section.restrictionTo, to)
-        writer.add(Section.restrictionViaPathFirst, viaPathFirst)
-        writer.add(Section.restrictionViaPath, viaPath)
+        try writer.add(Section.restrictionRelation, ContiguousArray(restrictions.map(\.relationID)))
+        try writer.add(Section.restrictionVia, ContiguousArray(restrictions.map(\.via)))
+        try writer.add(Section.restrictionMandatory, ContiguousArray(restrictions.map { UInt8($0.isMandatory ? 1 : 0) }))
+        try writer.add(Section.restrictionFromFirst, fromFirst)
+        try writer.add(Section.restrictionFrom, from)
+        try writer.add(Section.restrictionToFirst, toFirst)
+        try writer.add(Section.restrictionTo, to)
+        try writer.add(Section.restrictionViaPathFirst, viaPathFirst)
+        try writer.add(Section.restrictionViaPath, viaPath)
     }
 
     /// Renumbers routing nodes so that node id equals rank.
@@ -350,10 +382,11 @@ private final class SharedOSMSource: @unchecked Sendable {
 
 /// What one road set's import gave (written by its thread, read after all finished).
 private final class RoadSetOutcome: @unchecked Sendable {
-    var result: Result<(GraphFileWriter, GraphMetadata), any Error>?
+    var result: Result<(StreamedSections, GraphMetadata), any Error>?
 }
 
-/// One profile's turn costs and metric (written by its customization thread, read after all finished).
+/// One profile's turn costs and its metric's sections, already in the file (written by its customization thread, read
+/// after all finished).
 private final class CustomizedProfile: @unchecked Sendable {
-    var value: (profile: ProfileID, turnCost: ContiguousArray<UInt32>, metric: CCHMetric)?
+    var value: Result<(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metricSections: [GraphFileSection]), any Error>?
 }

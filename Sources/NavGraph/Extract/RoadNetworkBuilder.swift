@@ -37,16 +37,21 @@ public enum RoadNetworkBuilder {
         PhaseWorkers.run(ranges.count) { part in
             profiled[part].profile(source, ways: ranges[part], profiles: profiles)
         }
-        var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
-        var perProfile: [[WayAttributes?]] = []
+        // Per accepted way one small record, and one per way and profile (`profileCount` in a row): only what the
+        // edges take from the profiles' attributes. Guidance, limits and localized names only for the ways that have them.
+        let profileCount = profiles.count
+        var accepted = ContiguousArray<AcceptedWay>()
+        var perProfile = ContiguousArray<ProfileWay>()
+        var wayGuidance: [(index: Int, guidance: WayGuidance)] = []
         var wayLimits: [Int: VehicleLimits] = [:]
         var wayNames: [Int: [String]] = [:]
         let acceptedCount = profiled.reduce(0) { $0 + $1.accepted.count }
         accepted.reserveCapacity(acceptedCount)
-        perProfile.reserveCapacity(acceptedCount)
+        perProfile.reserveCapacity(acceptedCount * profileCount)
         for part in profiled {
             for (index, limits) in part.limits { wayLimits[accepted.count + index] = limits }
             for (index, names) in part.names { wayNames[accepted.count + index] = names }
+            for (index, guidance) in part.guidance { wayGuidance.append((accepted.count + index, guidance)) }
             accepted.append(contentsOf: part.accepted)
             perProfile.append(contentsOf: part.perProfile)
             part.release()
@@ -94,18 +99,24 @@ public enum RoadNetworkBuilder {
             }
             return UInt32(graphNode[Int(index)])
         }
-        for (acceptedIndex, (way, attributes, guidance)) in accepted.enumerated() {
+        var nextGuidance = 0  // the first entry of wayGuidance not reached yet (they are in way order)
+        for (acceptedIndex, attributes) in accepted.enumerated() {
+            let way = attributes.way
             let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
             if nodes.contains(-1) { report.waysCutAtMissingNodes += 1 }
-            let wayLength = attributes.ferryDurationSeconds == nil ? 0 : wayLengthMetres(nodes, source)
+            let wayLength = attributes.hasFerryDuration ? wayLengthMetres(nodes, source) : 0
             let nameID = network.strings.intern(attributes.name)
             let refID = network.strings.intern(attributes.ref)
-            let guideID = guidance.isEmpty ? 0 : appendGuideRecord(guidance, network: &network)
+            var guideID: UInt32 = 0
+            if nextGuidance < wayGuidance.count && wayGuidance[nextGuidance].index == acceptedIndex {
+                guideID = appendGuideRecord(wayGuidance[nextGuidance].guidance, network: &network)
+                nextGuidance += 1
+            }
             let edgesBefore = network.edgeCount
             var chain: [Int32] = []
             func flush() {
                 if chain.count >= 2 {
-                    appendEdge(chain, attributes: attributes, profiles: perProfile[acceptedIndex], wayID: source.wayID(way), wayLength: wayLength,
+                    appendEdge(chain, attributes: attributes, profiles: perProfile, first: acceptedIndex * profileCount, wayID: source.wayID(way), wayLength: wayLength,
                                nameID: nameID, refID: refID, guideID: guideID, marks: marks,
                                from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
                                source: source, network: &network)
@@ -193,7 +204,8 @@ public enum RoadNetworkBuilder {
         return id
     }
 
-    private static func appendEdge(_ chain: [Int32], attributes: WayAttributes, profiles: [WayAttributes?], wayID: Int64, wayLength: Double,
+    /// The edge along `chain`, with the way's `attributes` and its profiles' records at `profiles[first...]`.
+    private static func appendEdge(_ chain: [Int32], attributes: AcceptedWay, profiles: ContiguousArray<ProfileWay>, first: Int, wayID: Int64, wayLength: Double,
                                    nameID: UInt32, refID: UInt32, guideID: UInt32, marks: [Int: (control: NodeControl, exitRef: UInt32)],
                                    from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
         var length = 0.0
@@ -212,28 +224,29 @@ public enum RoadNetworkBuilder {
         network.edgeFrom.append(from)
         network.edgeTo.append(to)
         network.edgeLength.append(length)
-        func times(_ attributes: WayAttributes?) -> (UInt32, UInt32) {
-            guard let attributes else { return (RoadNetwork.forbidden, RoadNetwork.forbidden) }
+        func times(_ attributes: ProfileWay) -> (UInt32, UInt32) {
+            guard attributes.accepts else { return (RoadNetwork.forbidden, RoadNetwork.forbidden) }
             var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
             var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
-            if let duration = attributes.ferryDurationSeconds, wayLength > 0 {
-                let share = UInt32(max(1, (duration * 1000 * length / wayLength).rounded()))
+            if attributes.hasFerryDuration, wayLength > 0 {
+                let share = UInt32(max(1, (attributes.ferryDurationSeconds * 1000 * length / wayLength).rounded()))
                 forwardTime = share
                 backwardTime = share
             }
             return (attributes.forward ? forwardTime : RoadNetwork.forbidden, attributes.backward ? backwardTime : RoadNetwork.forbidden)
         }
-        let (forwardTime, backwardTime) = times(profiles[0])
+        let (forwardTime, backwardTime) = times(profiles[first])
         network.edgeTimeForward.append(forwardTime)
         network.edgeTimeBackward.append(backwardTime)
         for index in network.profileEdges.indices {
-            let (forward, backward) = times(profiles[index + 1])
+            let profile = profiles[first + index + 1]
+            let (forward, backward) = times(profile)
             network.profileEdges[index].timeForward.append(forward)
             network.profileEdges[index].timeBackward.append(backward)
-            network.profileEdges[index].flags.append((profiles[index + 1] ?? attributes).flags.rawValue)
+            network.profileEdges[index].flags.append((profile.accepts ? profile.flags : attributes.flags).rawValue)
         }
         network.edgeClass.append(attributes.roadClass.rawValue)
-        network.edgeFlags.append((profiles[0] ?? attributes).flags.rawValue)
+        network.edgeFlags.append((profiles[first].accepts ? profiles[first].flags : attributes.flags).rawValue)
         network.edgeMaxspeed.append(UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0))
         network.edgeName.append(nameID)
         network.edgeRef.append(refID)
@@ -258,11 +271,13 @@ private struct WayRanges: RandomAccessCollection {
     subscript(part: Int) -> Range<Int> { (part * size)..<Swift.min(total, (part + 1) * size) }
 }
 
-/// The ways of one range that some profile takes: each profile's attributes, guidance, vehicle limits and localized names
-/// (keyed by the index among the range's accepted ways).
+/// The ways of one range that some profile takes: their records (AcceptedWay, and a ProfileWay per profile in a row),
+/// and the guidance, vehicle limits and localized names of those that have any (keyed by the index among the range's
+/// accepted ways, in way order).
 private final class ProfiledWays: @unchecked Sendable {
-    var accepted: [(way: Int, attributes: WayAttributes, guidance: WayGuidance)] = []
-    var perProfile: [[WayAttributes?]] = []
+    var accepted = ContiguousArray<AcceptedWay>()
+    var perProfile = ContiguousArray<ProfileWay>()
+    var guidance: [(Int, WayGuidance)] = []
     var limits: [(Int, VehicleLimits)] = []
     var names: [(Int, [String])] = []
 
@@ -275,13 +290,14 @@ private final class ProfiledWays: @unchecked Sendable {
                                            onewayReversed: !attributes.forward && attributes.backward)
                 if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { self.limits.append((accepted.count, limits)) }
                 if let localized = LocalizedNames.read(tags: tags) { names.append((accepted.count, localized)) }
-                accepted.append((way, attributes, guidance))
-                perProfile.append(all)
+                if !guidance.isEmpty { self.guidance.append((accepted.count, guidance)) }
+                accepted.append(AcceptedWay(way: way, attributes: attributes))
+                for profile in all { perProfile.append(ProfileWay(profile)) }
             }
         }
     }
 
-    func release() { accepted = []; perProfile = []; limits = []; names = [] }
+    func release() { accepted = []; perProfile = []; guidance = []; limits = []; names = [] }
 }
 
 /// The located nodes of a range of ways (consecutive repeats dropped; -1 where the file lacks the node), how much

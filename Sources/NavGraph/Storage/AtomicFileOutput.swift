@@ -45,18 +45,37 @@ struct AtomicFileOutput {
     }
 
     mutating func write(_ data: Data) throws {
+        try data.withUnsafeBytes { try write($0) }
+    }
+
+    /// Appends `buffer` at the end of what was written.
+    mutating func write(_ buffer: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let count = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw NavGraphError("\(path): writing failed after \(bytesWritten + offset) bytes (\(Self.reason()))", code: .ioFailure)
+            }
+            offset += count
+        }
+        bytesWritten += buffer.count
+    }
+
+    /// Overwrites bytes already written (a header reserved ahead), leaving the end of the file where it is.
+    func write(_ data: Data, at position: Int) throws {
+        precondition(position + data.count <= bytesWritten, "overwrite past the end of the written bytes")
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
-                let count = Foundation.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let count = pwrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else {
-                    throw NavGraphError("\(path): writing failed after \(bytesWritten + offset) bytes (\(Self.reason()))", code: .ioFailure)
+                    throw NavGraphError("\(path): writing failed at byte \(position + offset) (\(Self.reason()))", code: .ioFailure)
                 }
                 offset += count
             }
         }
-        bytesWritten += data.count
     }
 
     /// Flushes the file to disk and gives it its name, replacing any file there.

@@ -1,4 +1,3 @@
-import CChecksum
 import Foundation
 
 /// Layout constants of the navgraph file: a header, a section table, then 64-byte aligned sections.
@@ -14,9 +13,13 @@ public enum GraphFileFormat {
     public static let headerSize = 24
     /// Table entry: name (24), offset (8), length (8), CRC (4), element size (4).
     public static let entrySize = 48
+
+    /// `value` rounded up to the section alignment.
+    static func aligned(_ value: Int) -> Int { (value + alignment - 1) / alignment * alignment }
 }
 
-/// Collects named sections and writes them as one checksummed file, atomically (see AtomicFileOutput).
+/// Collects named sections and writes them as one checksummed file, atomically (see GraphFileStream). The importer
+/// streams its sections instead (StreamedSections); this writer is for small files made in one go (traffic).
 public struct GraphFileWriter {
     /// One section waiting to be written: its bytes stay in the caller's array (shared, not copied) until written.
     private struct PendingSection {
@@ -61,82 +64,19 @@ public struct GraphFileWriter {
         sections.append(contentsOf: other.sections)
     }
 
+    /// Writes the sections, in the order added, as one file (through GraphFileStream: atomically, checksummed).
     public func write(to path: String) throws {
-        let tableSize = GraphFileFormat.headerSize + sections.count * GraphFileFormat.entrySize
-        var offset = align(tableSize)
-        var table = Data()
-        var layout: [(offset: Int, section: PendingSection)] = []
-        // The checksums (a CPU second per GB) are computed on concurrent threads, the largest sections first.
-        let checksums = SectionChecksums(count: sections.count)
-        let bySize = sections.indices.sorted { sections[$0].byteCount > sections[$1].byteCount }
-        PhaseWorkers.run(sections.count) { rank in
-            let index = bySize[rank]
-            do { try sections[index].withBytes { checksums.values[index] = navgraph_crc32(0, $0.baseAddress, $0.count) } } catch { checksums.fail(error) }
-        }
-        if let error = checksums.error { throw error }
-        for (index, section) in sections.enumerated() {
-            var name = Array(section.name.utf8)
-            name += [UInt8](repeating: 0, count: GraphFileFormat.nameLength - name.count)
-            table.append(contentsOf: name)
-            appendInteger(UInt64(offset), to: &table)
-            appendInteger(UInt64(section.byteCount), to: &table)
-            appendInteger(checksums.values[index], to: &table)
-            appendInteger(UInt32(section.elementSize), to: &table)
-            layout.append((offset, section))
-            offset = align(offset + section.byteCount)
-        }
-        var header = Data(GraphFileFormat.magic)
-        appendInteger(GraphFileFormat.version, to: &header)
-        appendInteger(UInt32(sections.count), to: &header)
-        appendInteger(table.withUnsafeBytes { navgraph_crc32(0, $0.baseAddress, $0.count) }, to: &header)
-        appendInteger(UInt32(0), to: &header)
-
-        var output = try AtomicFileOutput(path: path)
+        let stream = try GraphFileStream(path: path, tableCapacity: sections.count)
+        var table: [GraphFileSection] = []
         do {
-            var position = 0
-            func write(_ data: Data) throws {
-                try output.write(data)
-                position += data.count
-            }
-            try write(header)
-            try write(table)
-            for (sectionOffset, section) in layout {
-                if sectionOffset > position { try write(Data(count: sectionOffset - position)) }
+            for section in sections {
                 // Straight from the caller's array: no copy of the section in memory.
-                try section.withBytes { buffer in
-                    guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-                    try write(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .none))
-                }
+                try section.withBytes { table.append(try stream.append(name: section.name, elementSize: section.elementSize, bytes: $0)) }
             }
-            if align(position) > position { try write(Data(count: align(position) - position)) }
         } catch {
-            output.abandon()
+            stream.abandon()
             throw error
         }
-        try output.commit()
+        try stream.commit(table)
     }
-
-    private func align(_ value: Int) -> Int {
-        (value + GraphFileFormat.alignment - 1) / GraphFileFormat.alignment * GraphFileFormat.alignment
-    }
-
-    private func appendInteger<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-}
-
-/// Each section's CRC-32 (or the error reading it), written by the checksum threads at disjoint indices.
-private final class SectionChecksums: @unchecked Sendable {
-    let values: UnsafeMutableBufferPointer<UInt32>
-    private let lock = NSLock()
-    private var failure: (any Error)?
-    var error: (any Error)? { lock.withLock { failure } }
-
-    init(count: Int) {
-        values = .allocate(capacity: max(1, count))
-        values.initialize(repeating: 0)
-    }
-    deinit { values.deallocate() }
-
-    func fail(_ error: any Error) { lock.withLock { if failure == nil { failure = error } } }
 }

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One road set's part of a graph file being streamed (GraphFileStream): `add` writes a section at once and keeps only
+/// its table entry, so the section's array can be freed as soon as the caller drops it. `entries` lists the sections
+/// in the order added (the order of the file's section table); `write` writes one without an entry, for a section
+/// made early (a metric right after its customization) whose entry is `record`ed later at its place in the table.
+struct StreamedSections {
+    let stream: GraphFileStream
+    /// Maps the names given to `add` onto the names written (a road set's prefix); identity by default.
+    var rename: (String) -> String = { $0 }
+    private(set) var entries: [GraphFileSection] = []
+
+    init(stream: GraphFileStream) { self.stream = stream }
+
+    mutating func add<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws {
+        entries.append(try write(given, values))
+    }
+
+    mutating func addData(_ given: String, _ bytes: Data) throws {
+        let name = rename(given)
+        entries.append(try bytes.withUnsafeBytes { try stream.append(name: name, elementSize: 1, bytes: $0) })
+    }
+
+    /// Writes a section now; its entry is the caller's to `record`.
+    func write<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws -> GraphFileSection {
+        let name = rename(given)
+        return try values.withUnsafeBytes { try stream.append(name: name, elementSize: MemoryLayout<Element>.stride, bytes: $0) }
+    }
+
+    /// Writes a section from memory the caller keeps alive for the call.
+    func write<Element: BitwiseCopyable>(_ given: String, _ values: UnsafeBufferPointer<Element>) throws -> GraphFileSection {
+        try stream.append(name: rename(given), elementSize: MemoryLayout<Element>.stride, bytes: UnsafeRawBufferPointer(values))
+    }
+
+    /// Puts sections written earlier into the table here.
+    mutating func record(_ written: [GraphFileSection]) { entries.append(contentsOf: written) }
+}
