@@ -129,6 +129,7 @@ ngh_daemon *ngh_start(const char *host, uint16_t port, unsigned threads, size_t 
     daemon->handler = handler;
     daemon->context = context;
     daemon->max_body = max_body;
+    daemon->listen_fd = -1;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
     daemon->mhd = MHD_start_daemon(flags, port, NULL, NULL, answer, daemon,
                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
@@ -153,9 +154,12 @@ uint16_t ngh_port(ngh_daemon *daemon) {
     return info ? info->port : 0;
 }
 
+/// Stops accepting connections. libmicrohttpd hands the listening socket back, but with worker threads it must stay
+/// open until MHD_stop_daemon has returned (a worker may still use it): ngh_stop closes it. Closing it here let its
+/// number be reused, by a file another thread opened, while a worker could still act on it.
 void ngh_quiesce(ngh_daemon *daemon) {
     MHD_socket fd = MHD_quiesce_daemon(daemon->mhd);
-    if (fd != MHD_INVALID_SOCKET) close(fd);
+    if (fd != MHD_INVALID_SOCKET) daemon->listen_fd = fd;
 }
 
 unsigned ngh_active(ngh_daemon *daemon) {
@@ -164,5 +168,6 @@ unsigned ngh_active(ngh_daemon *daemon) {
 
 void ngh_stop(ngh_daemon *daemon) {
     MHD_stop_daemon(daemon->mhd);
+    if (daemon->listen_fd >= 0) close(daemon->listen_fd);
     free(daemon);
 }
