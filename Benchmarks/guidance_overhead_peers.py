@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """guidance_overhead_peers.py - what asking for steps costs over HTTP, navgraph next to OSRM v26.
 
-For each extract: imports it with navgraph and builds OSRM CH with car.lua (if needed, in Benchmarks/work/<name>/),
+For each extract: imports it with navgraph and builds OSRM CH with car.lua (if needed, in Benchmarks/work/guidance/<name>/, as guidance_compare.py),
 starts `navgraph serve` and `osrm-routed` on loopback (one worker thread each), and sends the same random pairs to
 both as `/route/v1/driving/A;B?overview=full&geometries=polyline6`, without and with `steps=true`, over one
 keep-alive connection per server. Rounds alternate the four cases (engine x steps) and their order; each round
@@ -29,33 +29,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Benchmarks" / "peers"))
 import peerlib  # noqa: E402
 
-WORK = ROOT / "Benchmarks" / "work"
+sys.path.insert(0, str(ROOT / "Benchmarks"))
+from guidance_compare import peerlib_data, prepare  # noqa: E402  (the same graphs and OSRM builds)
 
 
 def osrm_package():
     import osrm  # noqa: PLC0415
     return Path(osrm.__file__).parent
-
-
-def prepare(name, navgraph, osrm_pkg):
-    work = WORK / name
-    work.mkdir(parents=True, exist_ok=True)
-    pbf = ROOT.parent / "shared" / "data" / f"{name}.osm.pbf"
-    graph = work / f"{name}.navgraph"
-    subprocess.run([navgraph, "import", pbf, "-o", graph, "--quiet"], check=True)
-    osrm_dir = work / "osrm"
-    base = osrm_dir / f"{name}.osrm"
-    if not (osrm_dir / f"{name}.osrm.hsgr").exists():
-        osrm_dir.mkdir(exist_ok=True)
-        link = osrm_dir / f"{name}.osm.pbf"
-        if not link.exists():
-            link.symlink_to(pbf)
-        with open(osrm_dir / "build.log", "ab") as log:
-            subprocess.run([osrm_pkg / "bin" / "osrm-extract", "-p", osrm_pkg / "share" / "profiles" / "car.lua", link.name],
-                           cwd=osrm_dir, check=True, stdout=log, stderr=subprocess.STDOUT)
-            subprocess.run([osrm_pkg / "bin" / "osrm-contract", base.name], cwd=osrm_dir, check=True, stdout=log,
-                           stderr=subprocess.STDOUT)
-    return pbf, graph, osrm_dir, base
 
 
 def measure(client, pairs, steps):
@@ -73,7 +53,8 @@ def measure(client, pairs, steps):
 
 
 def run_extract(name, args, osrm_pkg):
-    pbf, graph, osrm_dir, base = prepare(name, args.navgraph, osrm_pkg)
+    graph, osrm_dir, base = prepare(name, args.navgraph, osrm_pkg)
+    pbf = peerlib_data(name)
     pairs_text = subprocess.run([sys.executable, ROOT / "Tools" / "make_pairs.py", pbf, str(args.pairs), str(args.seed)],
                                 capture_output=True, text=True, check=True).stdout
     pairs = [tuple(map(float, line.split(","))) for line in pairs_text.split()]
