@@ -82,7 +82,15 @@ import Testing
         var command = [Fixtures.executable.path, "import", input, "-o", output, "--quiet"]
         if geteuid() == 0 {
             guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return }
-            command = ["/usr/sbin/runuser", "-u", "nobody", "--"] + command
+            // nobody may not reach the checkout (a clone inside `mktemp -d` is 0700): binary and input are copied
+            // to a folder anyone can read.
+            let reachable = try freshDirectory("for-nobody")
+            let binary = reachable.appendingPathComponent("navgraph"), copiedInput = reachable.appendingPathComponent("monaco.osm.pbf")
+            try FileManager.default.copyItem(at: Fixtures.executable, to: binary)
+            try FileManager.default.copyItem(atPath: input, toPath: copiedInput.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reachable.path)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copiedInput.path)
+            command = ["/usr/sbin/runuser", "-u", "nobody", "--", binary.path, "import", copiedInput.path, "-o", output, "--quiet"]
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: command[0])
