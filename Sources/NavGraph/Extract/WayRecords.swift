@@ -41,15 +41,10 @@ struct ProfileWay {
 
     static let none = ProfileWay(speedKmhForward: 0, speedKmhBackward: 0, ferryDurationSeconds: 0, flags: [], forward: false,
                                  backward: false, hasFerryDuration: false, accepts: false)
+}
 
-    init(speedKmhForward: Double, speedKmhBackward: Double, ferryDurationSeconds: Double, flags: EdgeFlags, forward: Bool,
-         backward: Bool, hasFerryDuration: Bool, accepts: Bool) {
-        self.speedKmhForward = speedKmhForward; self.speedKmhBackward = speedKmhBackward
-        self.ferryDurationSeconds = ferryDurationSeconds; self.flags = flags
-        self.forward = forward; self.backward = backward
-        self.hasFerryDuration = hasFerryDuration; self.accepts = accepts
-    }
-
+extension ProfileWay {
+    /// The record of a profile's attributes for a way, `none` when the profile does not take it.
     init(_ attributes: WayAttributes?) {
         guard let attributes else { self = .none; return }
         self.init(speedKmhForward: attributes.speedKmhForward, speedKmhBackward: attributes.speedKmhBackward,
