@@ -1,9 +1,9 @@
 import Foundation
 import NavGraph
 
-/// What guidance costs, measured fairly: plain and plain + steps rounds alternate in one process over the same pairs
-/// (after one warm-up round of each, so the step builder's junction cache is filled as in a long-running server),
-/// each round's p50 ratio is kept, and the median ratio is reported. `--guidance-rounds N` selects this mode.
+/// What guidance costs, measured fairly: in each round every pair is routed plain and plain + steps back to back in
+/// one process (after one warm-up round of each, so the step builder's junction caches are filled as in a
+/// long-running server), each round's p50 ratio is kept, and the median ratio is reported. `--guidance-rounds N` selects this mode.
 struct GuidanceRounds: Codable {
     var graph: String
     var rounds: Int
@@ -12,9 +12,37 @@ struct GuidanceRounds: Codable {
     var ratios: [Double]
     var medianRatio: Double
     var meanRouteEdges: Double
+    /// Whether the warm-up routed other pairs than the measured ones (`--warm-up other`), so the measured routes
+    /// meet only what earlier, different routes left in the step builder's caches.
+    var warmUpOnOtherPairs: Bool
     /// 1-minute load average before the first and after the last round (Linux), for the record.
     var loadBefore: Double?
     var loadAfter: Double?
+
+    /// One round: each pair is routed plain and with steps back to back (which goes first alternates from pair to
+    /// pair and from round to round), so that a slow spell of the shared machine falls on both kinds alike.
+    static func interleaved(round: Int, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions)
+        -> (plain: (p50: Double, meanEdges: Double), steps: (p50: Double, meanEdges: Double)) {
+        var plainTimes: [Double] = [], stepsTimes: [Double] = []
+        plainTimes.reserveCapacity(pairs.count)
+        stepsTimes.reserveCapacity(pairs.count)
+        var edges = 0
+        for (index, pair) in pairs.enumerated() {
+            for steps in (index + round) % 2 == 0 ? [false, true] : [true, false] {
+                let begin = now()
+                guard var response = try? router.route([pair.0, pair.1], options: options) else { break }
+                if steps { router.addSteps(to: &response) }
+                let elapsed = (now() - begin) * 1000
+                if steps { stepsTimes.append(elapsed) } else {
+                    plainTimes.append(elapsed)
+                    edges += response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }
+                }
+            }
+        }
+        func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
+        let mean = Double(edges) / Double(max(plainTimes.count, 1))
+        return ((median(plainTimes), mean), (median(stepsTimes), mean))
+    }
 
     static func loadAverage() -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
@@ -22,27 +50,25 @@ struct GuidanceRounds: Codable {
     }
 
     static func run(graphPath: String, router: Router, pairs: [(Coordinate, Coordinate)], rounds: Int,
-                    nameLanguage: String? = nil) -> GuidanceRounds {
+                    nameLanguage: String? = nil, warmUpOnOtherPairs: Bool = false) -> GuidanceRounds {
         var plain = RouteOptions()
         plain.radius = 2000
         plain.nameLanguage = nameLanguage
         let loadBefore = loadAverage()
-        _ = measure("warm-up plain", router: router, pairs: pairs, options: plain)
-        _ = measure("warm-up plain + steps", router: router, pairs: pairs, options: plain, steps: true)
+        // Other routes over the same area: each source with the target of a pair far down the list.
+        let warmPairs = warmUpOnOtherPairs && pairs.count > 1
+            ? pairs.indices.map { (pairs[$0].0, pairs[($0 + pairs.count / 2 + 1) % pairs.count].1) } : pairs
+        _ = measure("warm-up plain", router: router, pairs: warmPairs, options: plain)
+        _ = measure("warm-up plain + steps", router: router, pairs: warmPairs, options: plain, steps: true)
         var plainP50: [Double] = [], stepsP50: [Double] = [], ratios: [Double] = []
         var edges = 0.0
         for round in 1...max(1, rounds) {
-            // Alternate which goes first, so neither always follows the other.
-            let plainFirst = round % 2 == 1
-            var a = measure("round \(round) " + (plainFirst ? "plain" : "plain + steps"), router: router, pairs: pairs, options: plain,
-                            steps: !plainFirst)
-            var b = measure("round \(round) " + (plainFirst ? "plain + steps" : "plain"), router: router, pairs: pairs, options: plain,
-                            steps: plainFirst)
-            if !plainFirst { swap(&a, &b) }
+            let (a, b) = interleaved(round: round, router: router, pairs: pairs, options: plain)
             plainP50.append(a.p50)
             stepsP50.append(b.p50)
             ratios.append(b.p50 / max(a.p50, 1e-9))
-            edges = a.meanRouteEdges ?? 0
+            edges = a.meanEdges
+            log(String(format: "round %d: plain p50 %.3f ms, plain + steps p50 %.3f ms, ratio %.2f", round, a.p50, b.p50, b.p50 / max(a.p50, 1e-9)))
         }
         // Where steps cost most: the step part alone per pair (diagnostic, stderr).
         // The route part is timed too: when it is slower than the plain rounds' p50, steps evict what routing keeps in cache.
@@ -68,6 +94,6 @@ struct GuidanceRounds: Codable {
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         log(String(format: "guidance rounds: ratios %@, median %.2fx", ratios.map { String(format: "%.2f", $0) }.joined(separator: " "), median))
         return GuidanceRounds(graph: graphPath, rounds: ratios.count, plainP50: plainP50, stepsP50: stepsP50, ratios: ratios,
-                              medianRatio: median, meanRouteEdges: edges, loadBefore: loadBefore, loadAfter: loadAverage())
+                              medianRatio: median, meanRouteEdges: edges, warmUpOnOtherPairs: warmUpOnOtherPairs, loadBefore: loadBefore, loadAfter: loadAverage())
     }
 }

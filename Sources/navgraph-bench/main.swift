@@ -2,9 +2,10 @@ import Foundation
 import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
-//                [--guidance-rounds N [--locale TAG]]
-// With --guidance-rounds N only plain and plain + steps run, alternating, N rounds (GuidanceRounds.swift); --locale
-// asks both for street names in that language (`RouteOptions.nameLanguage`).
+//                [--guidance-rounds N [--locale TAG] [--warm-up same|other]]
+// With --guidance-rounds N only plain and plain + steps run, pair by pair, N rounds (GuidanceRounds.swift); --locale
+// asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
+// other routes between the same points instead of the measured ones.
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
@@ -112,8 +113,10 @@ do {
     let pairs = readPairs(positionals[1])
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
     if let rounds = options["guidance-rounds"].flatMap(Int.init) {
+        let warmUp = options["warm-up"] ?? "same"
+        guard warmUp == "same" || warmUp == "other" else { fail("--warm-up: expected same or other, got '\(warmUp)'") }
         let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds,
-                                        nameLanguage: options["locale"])
+                                        nameLanguage: options["locale"], warmUpOnOtherPairs: warmUp == "other")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(result), as: UTF8.self))

@@ -58,6 +58,34 @@ import NavGraph
     }
 
     /// Malta and the Isle of Man drive on the left; Monaco and Milan on the right.
+    /// The step builder's caches (junction slots, edge heads, the turn memo) change nothing: a router that has built
+    /// steps for other routes through the same junctions, and for these ones before, gives the same steps as a fresh one.
+    @Test(arguments: ["malta", "milan"])
+    func warmCachesGiveTheSameSteps(extract: String) throws {
+        let graph = try Fixtures.graph(extract)
+        let warm = Router(graph: graph)
+        let points = randomRoadPoints(graph, count: 80, seed: 0x7E44_0C0D)
+        let pairs = stride(from: 0, to: points.count - 1, by: 2).map { (points[$0], points[$0 + 1]) }
+        // Fill the warm router's caches with crossing routes (each source to another pair's target) and the routes themselves.
+        for (index, pair) in pairs.enumerated() {
+            for target in [pairs[(index + 7) % pairs.count].1, pair.1] {
+                guard var response = try? warm.route([pair.0, target]) else { continue }
+                warm.addSteps(to: &response)
+            }
+        }
+        var compared = 0, steps = 0
+        for pair in pairs {
+            guard var cold = try? Router(graph: graph).route([pair.0, pair.1]), var again = try? warm.route([pair.0, pair.1]) else { continue }
+            Router(graph: graph).addSteps(to: &cold)
+            warm.addSteps(to: &again)
+            #expect(cold.routes[0].legs[0].steps == again.routes[0].legs[0].steps)
+            compared += 1
+            steps += again.routes[0].legs[0].steps.count
+        }
+        #expect(compared >= 30)
+        #expect(steps >= 5 * compared)
+    }
+
     @Test func drivingSideByLocation() throws {
         for (extract, side) in [("malta", "left"), ("isle-of-man", "left"), ("monaco", "right"), ("milan", "right")] {
             let graph = try Fixtures.graph(extract)

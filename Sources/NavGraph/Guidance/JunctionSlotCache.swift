@@ -1,4 +1,5 @@
 import CThreadRandom
+import Foundation
 
 /// What guidance reads about one road leaving a junction, kept per slot of the graph's junction adjacency
 /// (`junctionOut`), so that all the roads of a junction sit side by side in memory: a junction view touches one or
@@ -39,13 +40,10 @@ final class JunctionSlotCache: @unchecked Sendable {
 
     init(slotCount: Int) {
         count = slotCount
-        slots = .allocate(capacity: max(slotCount, 1))
-        slots.initialize(repeating: JunctionSlot(leaving: -1, routing: -1, bearing: 0, plainEntry: 0, arrivingRouting: -1, arrivingLanes: 0, exitRef: 0, flags: 0,
-                                                  roadClass: 0, control: 0, ready: 0, wire: 0),
-                         count: max(slotCount, 1))
+        slots = zeroedMemory(count: max(slotCount, 1))
     }
 
-    deinit { slots.deallocate() }
+    deinit { free(slots) }
 
     /// Starts loading the cache lines of the slots `range` (one junction's), so that a view built soon after finds
     /// them in cache: the leg's junctions are then fetched side by side instead of one miss after another.
@@ -86,11 +84,10 @@ final class EdgeHeadCache: @unchecked Sendable {
 
     init(directedEdgeCount: Int) {
         count = directedEdgeCount
-        words = .allocate(capacity: max(directedEdgeCount, 1))
-        words.initialize(repeating: 0, count: max(directedEdgeCount, 1))
+        words = zeroedMemory(count: max(directedEdgeCount, 1))
     }
 
-    deinit { words.deallocate() }
+    deinit { free(words) }
 
     /// Starts loading the word of directed edge d.
     @inline(__always) func prefetch(_ d: Int) {
@@ -107,4 +104,14 @@ final class EdgeHeadCache: @unchecked Sendable {
         words[d] = made
         return made
     }
+}
+
+/// Room for `count` values whose bytes are all zero (a slot not yet filled, a word not yet known), from `calloc`:
+/// the system hands out zero pages and only those written to take memory, so a cache the size of a country's graph
+/// costs what its routes touch. Released with `free`; stops the process when the system has no memory left.
+func zeroedMemory<Value>(count: Int) -> UnsafeMutablePointer<Value> {
+    guard let raw = calloc(count, MemoryLayout<Value>.stride) else {
+        fatalError("out of memory for a guidance cache of \(count) values")
+    }
+    return raw.bindMemory(to: Value.self, capacity: count)
 }

@@ -34,6 +34,9 @@ struct JunctionView {
     /// The junction's `junction:ref` string id and `NodeControl` bits.
     var exitRef: UInt32
     var control: UInt8
+    /// Whether the route arrives on its incoming edge's plain routing node (no turn restriction's copy of it), so
+    /// that which roads it may enter depends on the incoming edge alone.
+    var plainApproach: Bool
     var bearingAfter: Double { roads[outIndex].bearing }
     /// Signed turn of the route here, -180...180, positive to the right.
     var deviation: Double { Bearing.deviation(from: bearingBefore, to: bearingAfter) }
@@ -240,7 +243,8 @@ struct JunctionReader {
         let inBearing = inIndex >= 0 ? pool[inIndex].bearing : bearingFromStart(directedEdge: reverseIn)
         return JunctionView(node: node, roads: UnsafeBufferPointer(start: pool, count: count), inIndex: max(inIndex, 0),
                             outIndex: outIndex, bearingBefore: Bearing.normalized(inBearing + 180), arrivingLanes: lanes,
-                            exitRef: slots.first?.exitRef ?? 0, control: slots.first?.control ?? 0)
+                            exitRef: slots.first?.exitRef ?? 0, control: slots.first?.control ?? 0,
+                            plainApproach: from == plain)
     }
 }
 

@@ -8,6 +8,8 @@ public final class StepBuilder {
     public let graph: RoutingGraph
     let reader: JunctionReader
     let classifier: TurnClassifier
+    /// The classifier's answers at turns already seen.
+    let turns: TurnMemo
     /// Roads of the junction views of the leg being built.
     let pool = RoadPool()
     /// Junction view per edge change of the leg (index k: between edges k-1 and k), when built.
@@ -35,6 +37,7 @@ public final class StepBuilder {
         self.graph = graph
         reader = JunctionReader(graph: graph)
         classifier = TurnClassifier(graph: graph)
+        turns = TurnMemo(directedEdgeCount: 2 * graph.edgeFrom.count)
         mode = graph.profile.mode
     }
 
@@ -229,7 +232,13 @@ public final class StepBuilder {
                 marks.append(mark)
                 continue
             }
-            if let (type, modifier) = classifier.classify(junction, incoming: incoming, outgoing: outgoing, announcedEdge: announcedEdge) {
+            let renamed = classifier.namesDiffer(announcedEdge, outgoing >> 1)
+            let answer = junction.plainApproach
+                ? turns.answer(incoming: incoming, outgoing: outgoing, renamed: renamed) {
+                    classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed)
+                }
+                : classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed)
+            if let (type, modifier) = answer {
                 mark.type = type
                 mark.modifier = modifier
                 marks.append(mark)

@@ -58,13 +58,18 @@ struct TurnClassifier {
     /// `announcedEdge` is an edge of the road the current step was announced with (a name change is judged against
     /// it, so that A, a nameless piece, then A again says nothing).
     func classify(_ view: JunctionView, incoming: Int, outgoing: Int, announcedEdge: Int) -> (ManeuverType, ManeuverModifier)? {
+        classify(view, incoming: incoming, outgoing: outgoing, renamed: namesDiffer(announcedEdge, outgoing >> 1))
+    }
+
+    /// `classify` with the name change already judged: `renamed` says whether the road taken changes the announced
+    /// name (the only way the announced road matters here).
+    func classify(_ view: JunctionView, incoming: Int, outgoing: Int, renamed: Bool) -> (ManeuverType, ManeuverModifier)? {
         let inEdge = incoming >> 1, outEdge = outgoing >> 1
         let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
         let deviation = view.deviation
         var modifier = Self.modifier(deviation: deviation)
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
         // One pass over the other roads a car could take (no temporary arrays: this runs at every junction).
-        let renamed = namesDiffer(announcedEdge, outEdge)
         let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
         var otherCount = 0, similarCount = 0
         var firstSimilar: JunctionRoad?

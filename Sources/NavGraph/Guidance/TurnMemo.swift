@@ -1,0 +1,50 @@
+import Foundation
+
+/// What the turn classifier said last time about a turn, one word per directed edge arriving at a junction: the
+/// edge the route left by and the answer with and without a name change, so a junction a router has classified
+/// before costs one read instead of a pass over its roads. Only turns made from the arriving edge's plain routing
+/// node are kept (a turn restriction's copy of the node sees other entries). The memory comes zeroed from the system
+/// and only the pages of edges routed over are ever touched. One memo serves one step builder (one thread).
+final class TurnMemo {
+    private let words: UnsafeMutablePointer<UInt64>
+    private let count: Int
+    /// Every (type, modifier) a classifier answer can hold, by index.
+    private static let types = ManeuverType.allCases
+    private static let modifiers = ManeuverModifier.allCases
+
+    init(directedEdgeCount: Int) {
+        count = max(directedEdgeCount, 1)
+        words = zeroedMemory(count: count)
+    }
+
+    deinit { free(words) }
+
+    /// The classifier's answer for the turn from `incoming` onto `outgoing`, `renamed` saying whether the road taken
+    /// changes the announced name; `classify` runs when the memo does not know it.
+    @inline(__always) func answer(incoming: Int, outgoing: Int, renamed: Bool,
+                                  classify: () -> (ManeuverType, ManeuverModifier)?) -> (ManeuverType, ManeuverModifier)? {
+        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return classify() }
+        var word = words[incoming]
+        let shift: UInt64 = renamed ? 48 : 32
+        if word & 0xffff_ffff != UInt64(outgoing + 1) { word = UInt64(outgoing + 1) }
+        let code = Int((word >> shift) & 0xffff)
+        if code != 0 { return Self.decode(code) }
+        let made = classify()
+        words[incoming] = word | UInt64(Self.encode(made)) << shift
+        return made
+    }
+
+    /// 1 for no maneuver, else 2 + type index * 16 + modifier index.
+    static func encode(_ answer: (ManeuverType, ManeuverModifier)?) -> UInt16 {
+        guard let (type, modifier) = answer, let t = types.firstIndex(of: type), let m = modifiers.firstIndex(of: modifier)
+        else { return 1 }
+        return UInt16(2 + t * 16 + m)
+    }
+
+    @inline(__always) static func decode(_ code: Int) -> (ManeuverType, ManeuverModifier)? {
+        guard code >= 2 else { return nil }
+        let t = (code - 2) >> 4, m = (code - 2) & 15
+        guard t < types.count, m < modifiers.count else { return nil }
+        return (types[t], modifiers[m])
+    }
+}
