@@ -22,7 +22,7 @@ struct GuidanceRounds: Codable {
     /// One round: each pair is routed plain and with steps back to back (which goes first alternates from pair to
     /// pair and from round to round), so that a slow spell of the shared machine falls on both kinds alike.
     static func interleaved(round: Int, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions)
-        -> (plain: (p50: Double, meanEdges: Double), steps: (p50: Double, meanEdges: Double)) {
+        -> (plainP50: Double, stepsP50: Double, meanEdges: Double) {
         var plainTimes: [Double] = [], stepsTimes: [Double] = []
         plainTimes.reserveCapacity(pairs.count)
         stepsTimes.reserveCapacity(pairs.count)
@@ -40,8 +40,7 @@ struct GuidanceRounds: Codable {
             }
         }
         func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
-        let mean = Double(edges) / Double(max(plainTimes.count, 1))
-        return ((median(plainTimes), mean), (median(stepsTimes), mean))
+        return (median(plainTimes), median(stepsTimes), Double(edges) / Double(max(plainTimes.count, 1)))
     }
 
     static func loadAverage() -> Double? {
@@ -63,12 +62,13 @@ struct GuidanceRounds: Codable {
         var plainP50: [Double] = [], stepsP50: [Double] = [], ratios: [Double] = []
         var edges = 0.0
         for round in 1...max(1, rounds) {
-            let (a, b) = interleaved(round: round, router: router, pairs: pairs, options: plain)
-            plainP50.append(a.p50)
-            stepsP50.append(b.p50)
-            ratios.append(b.p50 / max(a.p50, 1e-9))
-            edges = a.meanEdges
-            log(String(format: "round %d: plain p50 %.3f ms, plain + steps p50 %.3f ms, ratio %.2f", round, a.p50, b.p50, b.p50 / max(a.p50, 1e-9)))
+            let result = interleaved(round: round, router: router, pairs: pairs, options: plain)
+            let ratio = result.stepsP50 / max(result.plainP50, 1e-9)
+            plainP50.append(result.plainP50)
+            stepsP50.append(result.stepsP50)
+            ratios.append(ratio)
+            edges = result.meanEdges
+            log(String(format: "round %d: plain p50 %.3f ms, plain + steps p50 %.3f ms, ratio %.2f", round, result.plainP50, result.stepsP50, ratio))
         }
         // Where steps cost most: the step part alone per pair (diagnostic, stderr).
         // The route part is timed too: when it is slower than the plain rounds' p50, steps evict what routing keeps in cache.

@@ -233,11 +233,9 @@ public final class StepBuilder {
                 continue
             }
             let renamed = classifier.namesDiffer(announcedEdge, outgoing >> 1)
-            let answer = junction.plainApproach
-                ? turns.answer(incoming: incoming, outgoing: outgoing, renamed: renamed) {
-                    classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed)
-                }
-                : classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed)
+            let classify = { self.classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed) }
+            let answer = junction.plainApproach ? turns.answer(incoming: incoming, outgoing: outgoing, renamed: renamed, classify: classify)
+                : classify()
             if let (type, modifier) = answer {
                 mark.type = type
                 mark.modifier = modifier

@@ -55,14 +55,8 @@ struct TurnClassifier {
     }
 
     /// The maneuver at a junction, or nil when nothing needs saying.
-    /// `announcedEdge` is an edge of the road the current step was announced with (a name change is judged against
-    /// it, so that A, a nameless piece, then A again says nothing).
-    func classify(_ view: JunctionView, incoming: Int, outgoing: Int, announcedEdge: Int) -> (ManeuverType, ManeuverModifier)? {
-        classify(view, incoming: incoming, outgoing: outgoing, renamed: namesDiffer(announcedEdge, outgoing >> 1))
-    }
-
-    /// `classify` with the name change already judged: `renamed` says whether the road taken changes the announced
-    /// name (the only way the announced road matters here).
+    /// `renamed` says whether the road taken changes the name the current step was announced with
+    /// (`namesDiffer(announcedEdge, outEdge)`, so that A, a nameless piece, then A again says nothing).
     func classify(_ view: JunctionView, incoming: Int, outgoing: Int, renamed: Bool) -> (ManeuverType, ManeuverModifier)? {
         let inEdge = incoming >> 1, outEdge = outgoing >> 1
         let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
