@@ -15,27 +15,38 @@ struct GuidanceRounds: Codable {
     /// Whether the warm-up routed other pairs than the measured ones (`--warm-up other`), so the measured routes
     /// meet only what earlier, different routes left in the step builder's caches.
     var warmUpOnOtherPairs: Bool
+    /// Whether the two queries run back to back are on the same pair (`--back-to-back same`, the default so far) or
+    /// on two different pairs (`other`): a repeated pair finds its own search space in the CPU cache, which no
+    /// stream of distinct requests does.
+    var backToBackSamePair: Bool
     /// 1-minute load average before the first and after the last round (Linux), for the record.
     var loadBefore: Double?
     var loadAfter: Double?
 
     /// One round: each pair is routed plain and with steps back to back (which goes first alternates from pair to
     /// pair and from round to round), so that a slow spell of the shared machine falls on both kinds alike.
-    static func interleaved(round: Int, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions)
-        -> (plainP50: Double, stepsP50: Double, meanEdges: Double) {
+    /// With `samePair` false, the query after pair i's first one is on pair i + n/2 instead of pair i itself, so
+    /// both kinds still route every pair once per round but never one that was just routed.
+    static func interleaved(round: Int, router: Router, pairs: [(Coordinate, Coordinate)], options: RouteOptions,
+                            samePair: Bool = true) -> (plainP50: Double, stepsP50: Double, meanEdges: Double) {
         var plainTimes: [Double] = [], stepsTimes: [Double] = []
         plainTimes.reserveCapacity(pairs.count)
         stepsTimes.reserveCapacity(pairs.count)
         var edges = 0
-        for (index, pair) in pairs.enumerated() {
-            for steps in (index + round) % 2 == 0 ? [false, true] : [true, false] {
+        for index in pairs.indices {
+            let order: [Bool] = (index + round) % 2 == 0 ? [false, true] : [true, false]
+            for (turn, steps) in order.enumerated() {
+                let pair = turn == 0 || samePair ? pairs[index] : pairs[(index + pairs.count / 2) % pairs.count]
                 let begin = now()
                 guard var response = try? router.route([pair.0, pair.1], options: options) else { break }
                 if steps { router.addSteps(to: &response) }
                 let elapsed = (now() - begin) * 1000
-                if steps { stepsTimes.append(elapsed) } else {
-                    plainTimes.append(elapsed)
-                    edges += response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }
+                // Both kinds free their response after the clock stops (the optimizer could free an unused one sooner).
+                withExtendedLifetime(response) {
+                    if steps { stepsTimes.append(elapsed) } else {
+                        plainTimes.append(elapsed)
+                        edges += response.routes[0].legs.reduce(0) { $0 + $1.directedEdges.count }
+                    }
                 }
             }
         }
@@ -49,7 +60,7 @@ struct GuidanceRounds: Codable {
     }
 
     static func run(graphPath: String, router: Router, pairs: [(Coordinate, Coordinate)], rounds: Int,
-                    nameLanguage: String? = nil, warmUpOnOtherPairs: Bool = false) -> GuidanceRounds {
+                    nameLanguage: String? = nil, warmUpOnOtherPairs: Bool = false, backToBackSamePair: Bool = true) -> GuidanceRounds {
         var plain = RouteOptions()
         plain.radius = 2000
         plain.nameLanguage = nameLanguage
@@ -62,7 +73,7 @@ struct GuidanceRounds: Codable {
         var plainP50: [Double] = [], stepsP50: [Double] = [], ratios: [Double] = []
         var edges = 0.0
         for round in 1...max(1, rounds) {
-            let result = interleaved(round: round, router: router, pairs: pairs, options: plain)
+            let result = interleaved(round: round, router: router, pairs: pairs, options: plain, samePair: backToBackSamePair)
             let ratio = result.stepsP50 / max(result.plainP50, 1e-9)
             plainP50.append(result.plainP50)
             stepsP50.append(result.stepsP50)
@@ -94,6 +105,7 @@ struct GuidanceRounds: Codable {
         let median = sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         log(String(format: "guidance rounds: ratios %@, median %.2fx", ratios.map { String(format: "%.2f", $0) }.joined(separator: " "), median))
         return GuidanceRounds(graph: graphPath, rounds: ratios.count, plainP50: plainP50, stepsP50: stepsP50, ratios: ratios,
-                              medianRatio: median, meanRouteEdges: edges, warmUpOnOtherPairs: warmUpOnOtherPairs, loadBefore: loadBefore, loadAfter: loadAverage())
+                              medianRatio: median, meanRouteEdges: edges, warmUpOnOtherPairs: warmUpOnOtherPairs,
+                              backToBackSamePair: backToBackSamePair, loadBefore: loadBefore, loadAfter: loadAverage())
     }
 }

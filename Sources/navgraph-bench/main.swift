@@ -2,10 +2,11 @@ import Foundation
 import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
-//                [--guidance-rounds N [--locale TAG] [--warm-up same|other]]
+//                [--guidance-rounds N [--locale TAG] [--warm-up same|other] [--back-to-back same|other]]
 // With --guidance-rounds N only plain and plain + steps run, pair by pair, N rounds (GuidanceRounds.swift); --locale
 // asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
-// other routes between the same points instead of the measured ones.
+// other routes between the same points instead of the measured ones; --back-to-back other routes a different pair
+// right after each pair instead of the same pair again.
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
@@ -115,8 +116,13 @@ do {
     if let rounds = options["guidance-rounds"].flatMap(Int.init) {
         let warmUp = options["warm-up"] ?? "same"
         guard warmUp == "same" || warmUp == "other" else { fail("--warm-up: expected same or other, got '\(warmUp)'") }
+        let backToBack = options["back-to-back"] ?? "same"
+        guard backToBack == "same" || backToBack == "other" else {
+            fail("--back-to-back: expected same or other, got '\(backToBack)'")
+        }
         let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds,
-                                        nameLanguage: options["locale"], warmUpOnOtherPairs: warmUp == "other")
+                                        nameLanguage: options["locale"], warmUpOnOtherPairs: warmUp == "other",
+                                        backToBackSamePair: backToBack == "same")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(result), as: UTF8.self))

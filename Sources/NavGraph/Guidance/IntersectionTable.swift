@@ -115,6 +115,19 @@ public final class IntersectionTable: Sendable {
             records[count - 1].roadCount += 1
         }
 
+        /// Room for `capacity` roads after the last one appended, written before their intersection is started
+        /// (`append`) and kept with `commitStaged`; roads staged and not committed are overwritten by the next ones.
+        func stageRoads(_ capacity: Int) -> (bearings: UnsafeMutablePointer<UInt16>, entries: UnsafeMutablePointer<Bool>) {
+            reserveRoads(capacity)
+            return (bearings + roadCount, entries + roadCount)
+        }
+
+        /// Keeps the first `staged` roads written at `stageRoads` as the roads of the intersection started last.
+        func commitStaged(_ staged: Int) {
+            roadCount += staged
+            records[count - 1].roadCount += Int32(staged)
+        }
+
         /// The roads of a junction view, for the intersection started last.
         func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
             reserveRoads(roads.count)

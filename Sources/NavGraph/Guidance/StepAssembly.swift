@@ -49,7 +49,8 @@ extension StepBuilder {
             if let node = mark.node {
                 // The junction's exit number, from its view when built (its slots are in cache), else from the graph.
                 let k = mark.coordinate < junctionAt.count ? Int(junctionAt[mark.coordinate]) : -1
-                let exitRef = k >= 0 && views[k]?.node == node ? views[k]?.exitRef ?? 0 : graph.nodeExitRef[node]
+                let built = k >= 0 && viewIndex[k] >= 0 ? madeViews[Int(viewIndex[k])] : nil
+                let exitRef = built?.node == node ? built?.exitRef ?? 0 : graph.nodeExitRef[node]
                 if exitRef != 0 { exits = text(exitRef) }
             }
             if exits.isEmpty && (mark.type == .offRamp || mark.type == .fork) {
@@ -75,6 +76,7 @@ extension StepBuilder {
                     let k = Int(junctionAt[coordinate])
                     guard k >= 0 else { continue }
                     if coordinate != mark.coordinate && degrees[k] <= 2 { continue }
+                    if coordinate != mark.coordinate && viewIndex[k] < 0 && appendPassedIntersection(k, leg: leg) { continue }
                     guard let junction = view(k, leg) else { continue }
                     guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
                     let atManeuver = coordinate == mark.coordinate
@@ -136,6 +138,61 @@ extension StepBuilder {
         table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: junction.inIndex, outIndex: junction.outIndex,
                      lanes: lanes, control: junction.control)
         table.appendRoads(junction.roads)
+    }
+
+    /// Appends the intersection a step passes between edges k-1 and k (no maneuver there) straight from the
+    /// junction's cached slots, as `appendIntersection` would from its view, when the leg arrives on the plain routing
+    /// node of a junction with entry masks; false when it does not (the caller builds the view). Writes nothing, and
+    /// says true, where the view would list fewer than three roads or there is no view.
+    func appendPassedIntersection(_ k: Int, leg: RouteLeg) -> Bool {
+        let edges = leg.directedEdges
+        let at = leg.edgeFirstSegment[k]
+        guard leg.edgeFirstSegment[k - 1] < at else { return true }
+        guard approachIsPlain(k, leg) else { return false }
+        let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
+        let slots = reader.headSlots(of: incoming)
+        guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
+        let unlisted = EdgeFlags.privateAccess.rawValue
+        let track = RoadClass.track.rawValue
+        // One pass: the wire bearings of the roads the view would list are staged in the table, with which slots
+        // they are and where the two roads of the route lie among them.
+        let room = table.stageRoads(slots.count)
+        var listed = 0, listedSlots: UInt32 = 0, arriving = -1, inIndex = -1, outIndex = 0, outSlot = -1
+        for position in 0..<slots.count {
+            let slot = base + position
+            let leaving = Int(slot.pointee.leaving)
+            let isOut = leaving == outgoing, isIn = leaving == reverseIn
+            if isIn { arriving = position; inIndex = listed }
+            if !isOut && !isIn && (slot.pointee.flags & unlisted != 0 || slot.pointee.roadClass == track) { continue }
+            if isOut { outIndex = listed; outSlot = position }
+            room.bearings[listed] = slot.pointee.wire
+            listedSlots |= 1 << UInt32(position)
+            listed += 1
+        }
+        guard arriving >= 0 else { return false }
+        guard listed >= 3 else { return true }
+        let arrivingSlot = base + arriving
+        let lanesId = arrivingSlot.pointee.arrivingLanes
+        var lanes: [Lane]?
+        if lanesId != 0 {
+            let bearingBefore = Bearing.normalized(arrivingSlot.pointee.bearing + 180)
+            let afterSlot = outSlot >= 0 ? outSlot : listedSlots.trailingZeroBitCount
+            let direction = TurnClassifier.modifier(deviation: Bearing.deviation(from: bearingBefore, to: slots[afterSlot].bearing))
+            lanes = LaneGuidance.lanes(parsed: parsedLanes(lanesId), direction: direction, nextSide: nil)
+        }
+        table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex, lanes: lanes,
+                     control: base.pointee.control)
+        // Entries: the road out, and those the arriving road's plain routing node may turn onto.
+        let mask = arrivingSlot.pointee.arrivingRouting >= 0 ? arrivingSlot.pointee.plainEntry : 0
+        var remaining = listedSlots, index = 0
+        while remaining != 0 {
+            let position = remaining.trailingZeroBitCount
+            remaining &= remaining - 1
+            room.entries[index] = position == outSlot || mask & (1 << UInt32(position)) != 0
+            index += 1
+        }
+        table.commitStaged(listed)
+        return true
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.

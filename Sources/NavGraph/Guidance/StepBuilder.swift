@@ -12,8 +12,10 @@ public final class StepBuilder {
     let turns: TurnMemo
     /// Roads of the junction views of the leg being built.
     let pool = RoadPool()
-    /// Junction view per edge change of the leg (index k: between edges k-1 and k), when built.
-    var views = ContiguousArray<JunctionView?>()
+    /// Junction views built for the leg, and per edge change (index k: between edges k-1 and k) the index of its
+    /// view among them, -1 while none is built.
+    var madeViews = ContiguousArray<JunctionView>()
+    var viewIndex = ContiguousArray<Int32>()
     /// Roads at the junction between edges k-1 and k of the leg (index k; 0 at k = 0).
     var degrees = ContiguousArray<UInt32>()
     /// Whether the road plainly goes on at that junction (`EdgeHeadCache.goesOn`), index k as `degrees`.
@@ -63,7 +65,7 @@ public final class StepBuilder {
     /// The junction view between edges k-1 and k of the leg being built, made on first use; nil at the leg's ends
     /// and where consecutive edges share their first segment.
     func view(_ k: Int, _ leg: RouteLeg) -> JunctionView? {
-        if let cached = views[k] { return cached }
+        if viewIndex[k] >= 0 { return madeViews[Int(viewIndex[k])] }
         let last = leg.coordinates.count - 1
         let at = leg.edgeFirstSegment[k]
         guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
@@ -72,8 +74,16 @@ public final class StepBuilder {
         let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
         let made = reader.view(incoming: edges[k - 1], outgoing: edges[k], routingNode: routing, pool: room)
         pool.commit(made.roads.count)
-        views[k] = made
+        viewIndex[k] = Int32(madeViews.count)
+        madeViews.append(made)
         return made
+    }
+
+    /// Whether the leg arrives at the junction between edges k-1 and k on the incoming edge's plain routing node
+    /// (`JunctionView.plainApproach`, without building the view).
+    @inline(__always) func approachIsPlain(_ k: Int, _ leg: RouteLeg) -> Bool {
+        guard leg.routingNodes.count == leg.directedEdges.count else { return true }
+        return leg.routingNodes[k - 1] == Int(graph.routingNodeOfEdge[leg.directedEdges[k - 1]])
     }
 
     /// Clears the per-leg buffers for a leg with `edges` directed edges and `coordinates` points.
@@ -102,8 +112,9 @@ public final class StepBuilder {
             }
         }
         pool.reset(needed: roads)
-        views.removeAll(keepingCapacity: true)
-        views.append(contentsOf: repeatElement(nil, count: edges.count))
+        madeViews.removeAll(keepingCapacity: true)
+        viewIndex.removeAll(keepingCapacity: true)
+        viewIndex.append(contentsOf: repeatElement(-1, count: edges.count))
         along.removeAll(keepingCapacity: true)
         along.reserveCapacity(leg.coordinates.count)
         along.append(0)
@@ -171,9 +182,16 @@ public final class StepBuilder {
                 if !renamed { continue }
             }
             if degrees[k] == 2 && isPlainJoint(edges[k - 1], edges[k], announcedEdge: announcedEdge) { continue }
-            guard let junction = view(k) else { continue }
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
+            let entersToll = !inFlags.contains(.toll) && outFlags.contains(.toll) && along[at] - lastToll > Self.tollQuietDistance
+            // A turn the memo knows to be quiet needs no view here (the intersection is written from the junction's
+            // slots when the step is assembled). Rings, ferries and toll entries are decided below.
+            if !entersToll && !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
+                && inFlags.contains(.ferry) == outFlags.contains(.ferry) && approachIsPlain(k, leg)
+                && turns.isKnownQuiet(incoming: incoming, outgoing: outgoing,
+                                      renamed: classifier.namesDiffer(announcedEdge, outgoing >> 1)) { continue }
+            guard let junction = view(k) else { continue }
             var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
                             bearingAfter: junction.bearingAfter, node: junction.node)
             if !inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
@@ -240,7 +258,7 @@ public final class StepBuilder {
                 mark.type = type
                 mark.modifier = modifier
                 marks.append(mark)
-            } else if !inFlags.contains(.toll) && outFlags.contains(.toll) && along[at] - lastToll > Self.tollQuietDistance {
+            } else if entersToll {
                 // Entering a toll road, announced once (not where toll and free pieces of one motorway alternate).
                 mark.type = .notification
                 mark.notice = .tollRoad

@@ -34,6 +34,15 @@ final class TurnMemo {
         return made
     }
 
+    /// Whether the memo already knows that the turn from `incoming` onto `outgoing` announces nothing (so the
+    /// caller need not build the junction's view to ask).
+    @inline(__always) func isKnownQuiet(incoming: Int, outgoing: Int, renamed: Bool) -> Bool {
+        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return false }
+        let word = words[incoming]
+        guard word & 0xffff_ffff == UInt64(outgoing + 1) else { return false }
+        return (word >> (renamed ? 48 : 32)) & 0xffff == 1
+    }
+
     /// 1 for no maneuver, else 2 + type index * 16 + modifier index.
     static func encode(_ answer: (ManeuverType, ManeuverModifier)?) -> UInt16 {
         guard let (type, modifier) = answer, let t = types.firstIndex(of: type), let m = modifiers.firstIndex(of: modifier)
