@@ -57,10 +57,10 @@ import NavGraph
         #expect(routed >= (extract == "helgoland" ? 1 : 10), "only \(routed) of 30 random pairs routed on \(extract)")
     }
 
-    /// Malta and the Isle of Man drive on the left; Monaco and Milan on the right.
-    /// The step builder's caches (junction slots, edge heads, the turn memo) change nothing: a router that has built
-    /// steps for other routes through the same junctions, and for these ones before, gives the same steps as a fresh one.
-    @Test(arguments: ["malta", "milan"])
+    /// The step builder's caches (junction slots, edge heads, the turn memo, the intersection memo) change nothing: a
+    /// router that has built steps for other routes through the same junctions, and for these ones before, gives the
+    /// same steps (intersections included) as a fresh one.
+    @Test(arguments: ["malta", "porto", "milan"])
     func warmCachesGiveTheSameSteps(extract: String) throws {
         let graph = try Fixtures.graph(extract)
         let warm = Router(graph: graph)
@@ -86,6 +86,7 @@ import NavGraph
         #expect(steps >= 5 * compared)
     }
 
+    /// Malta and the Isle of Man drive on the left; Monaco and Milan on the right.
     @Test func drivingSideByLocation() throws {
         for (extract, side) in [("malta", "left"), ("isle-of-man", "left"), ("monaco", "right"), ("milan", "right")] {
             let graph = try Fixtures.graph(extract)

@@ -150,8 +150,27 @@ extension StepBuilder {
         guard leg.edgeFirstSegment[k - 1] < at else { return true }
         guard approachIsPlain(k, leg) else { return false }
         let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
+        let known = passed.passage(incoming: incoming, outgoing: outgoing)
+        if case .fewerThanThree = known { return true }
         let slots = reader.headSlots(of: incoming)
         guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
+        if case let .listed(listedSlots, entryBits, inIndex, outIndex, control) = known, listedSlots >> slots.count == 0 {
+            // Passed this way before: the listed roads' bearings from the slots, the rest from the memo.
+            let listed = listedSlots.nonzeroBitCount
+            let room = table.stageRoads(listed)
+            var remaining = listedSlots, index = 0
+            while remaining != 0 {
+                let position = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                room.bearings[index] = base[position].wire
+                room.entries[index] = entryBits & (1 << UInt32(index)) != 0
+                index += 1
+            }
+            table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex, lanes: nil,
+                         control: control)
+            table.commitStaged(listed)
+            return true
+        }
         let unlisted = EdgeFlags.privateAccess.rawValue
         let track = RoadClass.track.rawValue
         // One pass: the wire bearings of the roads the view would list are staged in the table, with which slots
@@ -170,7 +189,10 @@ extension StepBuilder {
             listed += 1
         }
         guard arriving >= 0 else { return false }
-        guard listed >= 3 else { return true }
+        guard listed >= 3 else {
+            passed.rememberFewerThanThree(incoming: incoming, outgoing: outgoing)
+            return true
+        }
         let arrivingSlot = base + arriving
         let lanesId = arrivingSlot.pointee.arrivingLanes
         var lanes: [Lane]?
@@ -184,14 +206,20 @@ extension StepBuilder {
                      control: base.pointee.control)
         // Entries: the road out, and those the arriving road's plain routing node may turn onto.
         let mask = arrivingSlot.pointee.arrivingRouting >= 0 ? arrivingSlot.pointee.plainEntry : 0
-        var remaining = listedSlots, index = 0
+        var remaining = listedSlots, index = 0, entryBits: UInt32 = 0
         while remaining != 0 {
             let position = remaining.trailingZeroBitCount
             remaining &= remaining - 1
-            room.entries[index] = position == outSlot || mask & (1 << UInt32(position)) != 0
+            let entry = position == outSlot || mask & (1 << UInt32(position)) != 0
+            room.entries[index] = entry
+            if entry { entryBits |= 1 << UInt32(index) }
             index += 1
         }
         table.commitStaged(listed)
+        if lanesId == 0 {
+            passed.remember(incoming: incoming, outgoing: outgoing, slots: listedSlots, entries: entryBits, inIndex: inIndex,
+                            outIndex: outIndex, control: base.pointee.control)
+        }
         return true
     }
 

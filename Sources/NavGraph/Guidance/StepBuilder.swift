@@ -10,6 +10,8 @@ public final class StepBuilder {
     let classifier: TurnClassifier
     /// The classifier's answers at turns already seen.
     let turns: TurnMemo
+    /// The intersections already written where routes passed without a maneuver.
+    let passed: IntersectionMemo
     /// Roads of the junction views of the leg being built.
     let pool = RoadPool()
     /// Junction views built for the leg, and per edge change (index k: between edges k-1 and k) the index of its
@@ -40,11 +42,17 @@ public final class StepBuilder {
         reader = JunctionReader(graph: graph)
         classifier = TurnClassifier(graph: graph)
         turns = TurnMemo(directedEdgeCount: 2 * graph.edgeFrom.count)
+        passed = IntersectionMemo(directedEdgeCount: 2 * graph.edgeFrom.count)
         mode = graph.profile.mode
     }
 
     /// String `id` of the graph's string table, decoded once per builder.
-    func text(_ id: UInt32) -> String {
+    @inline(__always) func text(_ id: UInt32) -> String {
+        id == 0 ? "" : decodedText(id)
+    }
+
+    /// `text` of a string id other than 0 (the empty string).
+    func decodedText(_ id: UInt32) -> String {
         if decoded.isEmpty { decoded = ContiguousArray(repeating: nil, count: max(graph.stringOffsets.count - 1, 1)) }
         let index = Int(id)
         guard index < decoded.count else { return graph.string(id) }
@@ -90,25 +98,34 @@ public final class StepBuilder {
     func prepare(_ leg: RouteLeg) {
         let edges = leg.directedEdges
         var roads = 0
-        degrees.removeAll(keepingCapacity: true)
-        degrees.append(0)
-        goesOn.removeAll(keepingCapacity: true)
-        goesOn.append(false)
         // Every edge's head word is read below: start loading them all first, so their cache misses overlap.
         for d in edges { reader.heads.prefetch(d) }
+        degrees.removeAll(keepingCapacity: true)
+        degrees.append(contentsOf: repeatElement(0, count: edges.count))
+        goesOn.removeAll(keepingCapacity: true)
+        goesOn.append(contentsOf: repeatElement(false, count: edges.count))
         let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
-        for k in 1..<edges.count {
-            let head = reader.headInfo(of: edges[k - 1])
-            degrees.append(UInt32(head.degree))
-            goesOn.append(head.goesOn)
-            roads += head.degree
-            // The walk below reads every edge's flags and class, and the junctions of three or more roads: start
-            // loading them all now, so their cache misses overlap instead of coming one at a time.
-            if let flagBase { navgraph_prefetch(flagBase + (edges[k] >> 1)) }
-            if let classBase { navgraph_prefetch(classBase + (edges[k] >> 1)) }
-            if !head.goesOn && head.degree != 2 {
-                reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
-                reader.prefetchHead(of: edges[k - 1])
+        let reader = reader, passed = passed
+        edges.withUnsafeBufferPointer { route in
+            degrees.withUnsafeMutableBufferPointer { degreeOut in
+                goesOn.withUnsafeMutableBufferPointer { goesOnOut in
+                    for k in 1..<route.count {
+                        let head = reader.headInfo(of: route[k - 1])
+                        degreeOut[k] = UInt32(head.degree)
+                        goesOnOut[k] = head.goesOn
+                        roads += head.degree
+                        // The walk below reads every edge's flags and class, and the junctions of three or more
+                        // roads: start loading them all now, so their cache misses overlap instead of coming one at
+                        // a time.
+                        if let flagBase { navgraph_prefetch(flagBase + (route[k] >> 1)) }
+                        if let classBase { navgraph_prefetch(classBase + (route[k] >> 1)) }
+                        if !head.goesOn && head.degree != 2 {
+                            reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
+                            reader.prefetchHead(of: route[k - 1])
+                            passed.prefetch(route[k - 1])
+                        }
+                    }
+                }
             }
         }
         pool.reset(needed: roads)
@@ -116,14 +133,17 @@ public final class StepBuilder {
         viewIndex.removeAll(keepingCapacity: true)
         viewIndex.append(contentsOf: repeatElement(-1, count: edges.count))
         along.removeAll(keepingCapacity: true)
-        along.reserveCapacity(leg.coordinates.count)
-        along.append(0)
-        var total = 0.0
-        for annotation in leg.annotations {
-            total += annotation.distance
-            along.append(total)
+        along.append(contentsOf: repeatElement(0, count: max(leg.coordinates.count, leg.annotations.count + 1)))
+        along.withUnsafeMutableBufferPointer { out in
+            leg.annotations.withUnsafeBufferPointer { annotations in
+                var total = 0.0
+                for index in annotations.indices {
+                    total += annotations[index].distance
+                    out[index + 1] = total
+                }
+                for index in annotations.count + 1 ..< out.count { out[index] = total }
+            }
         }
-        while along.count < leg.coordinates.count { along.append(total) }
     }
 
     /// A maneuver found on the leg, before it becomes a step.
