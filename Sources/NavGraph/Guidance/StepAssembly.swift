@@ -76,10 +76,12 @@ extension StepBuilder {
                     let k = Int(junctionAt[coordinate])
                     guard k >= 0 else { continue }
                     if coordinate != mark.coordinate && degrees[k] <= 2 { continue }
-                    if coordinate != mark.coordinate && viewIndex[k] < 0 && appendPassedIntersection(k, leg: leg) { continue }
-                    guard let junction = view(k, leg) else { continue }
-                    guard coordinate == mark.coordinate || junction.roads.count >= 3 else { continue }
                     let atManeuver = coordinate == mark.coordinate
+                    if viewIndex[k] < 0 && appendSlotIntersection(k, leg: leg, atManeuver: atManeuver,
+                                                                  modifier: atManeuver ? mark.modifier : nil,
+                                                                  nextSide: atManeuver ? nextSide : nil) { continue }
+                    guard let junction = view(k, leg) else { continue }
+                    guard atManeuver || junction.roads.count >= 3 else { continue }
                     appendIntersection(junction, k: k, leg: leg, modifier: atManeuver ? mark.modifier : nil,
                                        nextSide: atManeuver ? nextSide : nil)
                 }
@@ -140,22 +142,25 @@ extension StepBuilder {
         table.appendRoads(junction.roads)
     }
 
-    /// Appends the intersection a step passes between edges k-1 and k (no maneuver there) straight from the
-    /// junction's cached slots, as `appendIntersection` would from its view, when the leg arrives on the plain routing
-    /// node of a junction with entry masks; false when it does not (the caller builds the view). Writes nothing, and
-    /// says true, where the view would list fewer than three roads or there is no view.
-    func appendPassedIntersection(_ k: Int, leg: RouteLeg) -> Bool {
+    /// Appends the intersection between edges k-1 and k straight from the junction's cached slots, as
+    /// `appendIntersection` would from its view, when the leg arrives on the plain routing node of a junction with
+    /// entry masks; false when it does not (the caller builds the view). Writes nothing, and says true, where there is
+    /// no view, or where a junction passed without a maneuver (`atManeuver` false) would list fewer than three roads.
+    /// `modifier` and `nextSide` choose the active lanes, as in `appendIntersection`.
+    func appendSlotIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
+                                nextSide: ManeuverModifier?) -> Bool {
         let edges = leg.directedEdges
         let at = leg.edgeFirstSegment[k]
         guard leg.edgeFirstSegment[k - 1] < at else { return true }
         guard approachIsPlain(k, leg) else { return false }
         let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
         let known = passed.passage(incoming: incoming, outgoing: outgoing)
-        if case .fewerThanThree = known { return true }
+        if case .fewerThanThree = known, !atManeuver { return true }
         let slots = reader.headSlots(of: incoming)
         guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
         if case let .listed(listedSlots, entryBits, inIndex, outIndex, control) = known, listedSlots >> slots.count == 0 {
-            // Passed this way before: the listed roads' bearings from the slots, the rest from the memo.
+            // Been this way before: the listed roads' bearings from the slots, the rest from the memo (which holds
+            // approaches without lanes only, so the lanes are none whatever the maneuver).
             let listed = listedSlots.nonzeroBitCount
             let room = table.stageRoads(listed)
             var remaining = listedSlots, index = 0
@@ -189,9 +194,9 @@ extension StepBuilder {
             listed += 1
         }
         guard arriving >= 0 else { return false }
-        guard listed >= 3 else {
+        if listed < 3 {
             passed.rememberFewerThanThree(incoming: incoming, outgoing: outgoing)
-            return true
+            if !atManeuver { return true }
         }
         let arrivingSlot = base + arriving
         let lanesId = arrivingSlot.pointee.arrivingLanes
@@ -199,8 +204,8 @@ extension StepBuilder {
         if lanesId != 0 {
             let bearingBefore = Bearing.normalized(arrivingSlot.pointee.bearing + 180)
             let afterSlot = outSlot >= 0 ? outSlot : listedSlots.trailingZeroBitCount
-            let direction = TurnClassifier.modifier(deviation: Bearing.deviation(from: bearingBefore, to: slots[afterSlot].bearing))
-            lanes = LaneGuidance.lanes(parsed: parsedLanes(lanesId), direction: direction, nextSide: nil)
+            let direction = modifier ?? TurnClassifier.modifier(deviation: Bearing.deviation(from: bearingBefore, to: slots[afterSlot].bearing))
+            lanes = LaneGuidance.lanes(parsed: parsedLanes(lanesId), direction: direction, nextSide: nextSide)
         }
         table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex, lanes: lanes,
                      control: base.pointee.control)
@@ -216,7 +221,7 @@ extension StepBuilder {
             index += 1
         }
         table.commitStaged(listed)
-        if lanesId == 0 {
+        if lanesId == 0 && listed >= 3 {
             passed.remember(incoming: incoming, outgoing: outgoing, slots: listedSlots, entries: entryBits, inIndex: inIndex,
                             outIndex: outIndex, control: base.pointee.control)
         }

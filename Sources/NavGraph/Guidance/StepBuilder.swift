@@ -87,6 +87,32 @@ public final class StepBuilder {
         return made
     }
 
+    /// The junction between edges k-1 and k as its view would give it, from the junction's slots: the bearings of
+    /// arrival and departure and the junction; `viewable` false where there is no view (consecutive edges sharing
+    /// their first segment, or the leg's ends). Nil when the slots do not hold the arriving road (the caller builds
+    /// the view).
+    func slotBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
+        let at = leg.edgeFirstSegment[k]
+        guard at > 0, at < leg.coordinates.count - 1, leg.edgeFirstSegment[k - 1] < at else { return (false, 0, 0, 0) }
+        let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k], reverseIn = incoming ^ 1
+        let slots = reader.headSlots(of: incoming)
+        let unlisted = EdgeFlags.privateAccess.rawValue
+        let track = RoadClass.track.rawValue
+        var arriving = -1, out = -1, firstListed = -1
+        for position in slots.indices {
+            let leaving = Int(slots[position].leaving)
+            if leaving == reverseIn { arriving = position }
+            if leaving == outgoing { out = position }
+            if firstListed < 0 && (leaving == outgoing || leaving == reverseIn
+                                   || (slots[position].flags & unlisted == 0 && slots[position].roadClass != track)) {
+                firstListed = position
+            }
+        }
+        guard arriving >= 0 else { return nil }
+        let after = slots[out >= 0 ? out : firstListed].bearing
+        return (true, Bearing.normalized(slots[arriving].bearing + 180), after, reader.head(of: incoming))
+    }
+
     /// Whether the leg arrives at the junction between edges k-1 and k on the incoming edge's plain routing node
     /// (`JunctionView.plainApproach`, without building the view).
     @inline(__always) func approachIsPlain(_ k: Int, _ leg: RouteLeg) -> Bool {
@@ -205,12 +231,21 @@ public final class StepBuilder {
             let incoming = edges[k - 1], outgoing = edges[k]
             let inFlags = graph.flags(edge: incoming >> 1), outFlags = graph.flags(edge: outgoing >> 1)
             let entersToll = !inFlags.contains(.toll) && outFlags.contains(.toll) && along[at] - lastToll > Self.tollQuietDistance
-            // A turn the memo knows to be quiet needs no view here (the intersection is written from the junction's
-            // slots when the step is assembled). Rings, ferries and toll entries are decided below.
-            if !entersToll && !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
-                && inFlags.contains(.ferry) == outFlags.contains(.ferry) && approachIsPlain(k, leg)
-                && turns.isKnownQuiet(incoming: incoming, outgoing: outgoing,
-                                      renamed: classifier.namesDiffer(announcedEdge, outgoing >> 1)) { continue }
+            // A turn the memo knows needs no view here: a quiet one is skipped, an announced one is marked with its
+            // bearings from the junction's slots (its intersection is written from them when the step is assembled).
+            // Rings, ferries and toll entries are decided below.
+            if !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
+                && inFlags.contains(.ferry) == outFlags.contains(.ferry) && approachIsPlain(k, leg) {
+                let memo = turns.lookUp(incoming: incoming, outgoing: outgoing,
+                                        renamed: classifier.namesDiffer(announcedEdge, outgoing >> 1))
+                if memo.known && memo.answer == nil && !entersToll { continue }
+                if let (type, modifier) = memo.answer, let ends = slotBearings(k, leg) {
+                    guard ends.viewable else { continue }
+                    marks.append(Mark(type: type, modifier: modifier, coordinate: at, edgeIndex: k, bearingBefore: ends.before,
+                                      bearingAfter: ends.after, node: ends.node))
+                    continue
+                }
+            }
             guard let junction = view(k) else { continue }
             var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
                             bearingAfter: junction.bearingAfter, node: junction.node)

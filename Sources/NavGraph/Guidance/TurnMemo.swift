@@ -34,13 +34,14 @@ final class TurnMemo {
         return made
     }
 
-    /// Whether the memo already knows that the turn from `incoming` onto `outgoing` announces nothing (so the
-    /// caller need not build the junction's view to ask).
-    @inline(__always) func isKnownQuiet(incoming: Int, outgoing: Int, renamed: Bool) -> Bool {
-        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return false }
+    /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
+    /// when it does not: then `answer` is nil too).
+    @inline(__always) func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
+        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return (false, nil) }
         let word = words[incoming]
-        guard word & 0xffff_ffff == UInt64(outgoing + 1) else { return false }
-        return (word >> (renamed ? 48 : 32)) & 0xffff == 1
+        guard word & 0xffff_ffff == UInt64(outgoing + 1) else { return (false, nil) }
+        let code = Int((word >> (renamed ? 48 : 32)) & 0xffff)
+        return code == 0 ? (false, nil) : (true, Self.decode(code))
     }
 
     /// 1 for no maneuver, else 2 + type index * 16 + modifier index.
