@@ -131,7 +131,7 @@ public final class StepBuilder {
         goesOn.removeAll(keepingCapacity: true)
         goesOn.append(contentsOf: repeatElement(false, count: edges.count))
         let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
-        let reader = reader, passed = passed
+        let reader = reader, passed = passed, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
         edges.withUnsafeBufferPointer { route in
             degrees.withUnsafeMutableBufferPointer { degreeOut in
                 goesOn.withUnsafeMutableBufferPointer { goesOnOut in
@@ -149,6 +149,8 @@ public final class StepBuilder {
                             reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
                             reader.prefetchHead(of: route[k - 1])
                             passed.prefetch(route[k - 1])
+                            turns.prefetch(route[k - 1])
+                            if let plainNodes { navgraph_prefetch(plainNodes + route[k - 1]) }
                         }
                     }
                 }

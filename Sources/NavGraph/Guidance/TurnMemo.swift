@@ -1,3 +1,4 @@
+import CThreadRandom
 import Foundation
 
 /// What the turn classifier said last time about a turn, one word per directed edge arriving at a junction: the
@@ -32,6 +33,11 @@ final class TurnMemo {
         let made = classify()
         words[incoming] = word | UInt64(Self.encode(made)) << shift
         return made
+    }
+
+    /// Starts loading the word of `incoming`.
+    @inline(__always) func prefetch(_ incoming: Int) {
+        if incoming >= 0 && incoming < count { navgraph_prefetch(words + incoming) }
     }
 
     /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
