@@ -87,10 +87,10 @@ public enum Importer {
                                       log: ProgressLog, metricBudget: Int, to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
-        let built: (RoadNetwork, [TurnRestriction])
+        var network = RoadNetwork(), restrictions: [TurnRestriction] = []
         do {
             defer { shared.release() }
-            built = try log.phase(tag + "road network") {
+            (network, restrictions) = try log.phase(tag + "road network") {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
                 var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
                 built.0.compact()
@@ -98,7 +98,8 @@ public enum Importer {
             }
         }
         var writer = StreamedSections(stream: stream)
-        let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
+        // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
+        let metadata = try addRoadSet(network: consume network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
                                       roadSet: roadSet, log: log, metricBudget: metricBudget, to: &writer)
         return (writer, metadata)
     }
@@ -130,12 +131,15 @@ public enum Importer {
 
     /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, written through
     /// `writer` under the road set's section names (each metric right after its customization, the rest at the end).
-    static func addRoadSet(network unpadded: RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
+    static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
                            metricBudget: Int = Importer.metricBudget, to writer: inout StreamedSections) throws -> GraphMetadata {
-        let network = withGuidanceArrays(unpadded)
+        var padded = withGuidanceArrays(consume unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
+        writer.rename = roadSet.sectionName
+        try writeAhead(&padded, withTurnCosts: profile == CarProfile.name, to: &writer)
+        let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
         var unordered = log.phase(tag + "turn graph") {
             var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
@@ -181,7 +185,6 @@ public enum Importer {
         // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
         let customized = profileIDs.map { _ in CustomizedProfile() }
-        writer.rename = roadSet.sectionName
         let metricWriter = writer  // only its `write` is used, from the customization threads
         let metricBytes = 4 * 4 * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
@@ -293,7 +296,38 @@ public enum Importer {
                 try writer.add(Section.limitValues, network.limitValues)
             }
         }
+        guard writer.ahead.isEmpty else {
+            throw NavGraphError("\(input): sections written ahead but not placed: \(writer.ahead.keys.sorted())", code: .ioFailure)
+        }
         return metadata
+    }
+
+    /// Writes the sections of `network` that no later phase of the import reads, and empties their arrays (their table
+    /// entries go in their places at the end): OSM ids of shape points, refs, classes, speed limits, the string table,
+    /// guidance records and localized names; without car turn costs (which read them) also names, way ids and lengths.
+    private static func writeAhead(_ network: inout RoadNetwork, withTurnCosts: Bool, to writer: inout StreamedSections) throws {
+        func ahead<Element: BitwiseCopyable>(_ name: String, _ array: WritableKeyPath<RoadNetwork, ContiguousArray<Element>>) throws {
+            try writer.addAhead(name, network[keyPath: array])
+            network[keyPath: array] = []
+        }
+        try ahead(Section.shapeOSM, \.shapeOSMNode)
+        try ahead(Section.edgeClass, \.edgeClass)
+        try ahead(Section.edgeMaxspeed, \.edgeMaxspeed)
+        try ahead(Section.edgeRef, \.edgeRef)
+        if !withTurnCosts {
+            try ahead(Section.edgeLength, \.edgeLength)
+            try ahead(Section.edgeName, \.edgeName)
+            try ahead(Section.edgeWay, \.edgeWay)
+        }
+        try writer.addAhead(Section.stringOffsets, network.strings.offsets)
+        try writer.addAhead(Section.stringBytes, network.strings.bytes)
+        network.strings = StringTable()
+        try ahead(Section.nodeExitRef, \.nodeExitRef)
+        try ahead(Section.edgeGuide, \.edgeGuide)
+        try ahead(Section.guideFields, \.guideFields)
+        try writer.addAhead(Section.nameWay, network.localizedNames.ways)
+        try writer.addAhead(Section.nameLocal, network.localizedNames.names)
+        network.localizedNames = LocalizedNames()
     }
 
     /// A network whose guidance arrays have their full size (readers without guidance data leave them empty).
