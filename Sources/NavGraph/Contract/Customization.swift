@@ -218,6 +218,7 @@ private struct LowerTriangles: @unchecked Sendable {
 /// work. An arc y -> z with y below the top is relaxed only by nodes of y's subtree (its side's thread); the arcs out
 /// of the top after both sides, by every node with lower arcs into it.
 struct CustomizationSplit {
+    /// The `side` of the nodes in the top.
     static let top: UInt8 = 2
     let side: ContiguousArray<UInt8>
 
