@@ -7,6 +7,18 @@ public enum Importer {
     /// `roadSets`: the motor road set (car, truck, motorcycle) and, by default, the cycling/walking one.
     public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
                            log: ProgressLog = ProgressLog(), roadSets: [RoadSet] = RoadSet.allCases) throws -> GraphMetadata {
+        try run(input: input, output: output, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
+                metricBudget: metricBudget)
+    }
+
+    /// Bytes of CCH metrics (16 per arc and profile) that a road set may hold at once while its profiles are customized
+    /// side by side; above it they are customized one after the other. NAVGRAPH_METRIC_BUDGET_MB overrides it (benchmarks).
+    static let metricBudget = (ProcessInfo.processInfo.environment["NAVGRAPH_METRIC_BUDGET_MB"].flatMap { Int($0) } ?? 1024) << 20
+
+    /// `run` with a metric budget of its own (tests: one profile at a time on small graphs).
+    @discardableResult
+    static func run(input: String, output: String, honourTurnRestrictions: Bool = true, log: ProgressLog = ProgressLog(),
+                    roadSets: [RoadSet] = RoadSet.allCases, metricBudget: Int) throws -> GraphMetadata {
         if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
             let network = try log.phase("read DIMACS") {
                 let network = try DimacsReader.read(path: input)
@@ -18,7 +30,8 @@ public enum Importer {
         // Opened first, so that an unwritable output fails before the work; each section is written as soon as it is final.
         let stream = try GraphFileStream(path: output, tableCapacity: roadSets.count * sectionsPerRoadSet)
         do {
-            return try run(input: input, to: stream, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets)
+            return try run(input: input, to: stream, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
+                           metricBudget: metricBudget)
         } catch {
             stream.abandon()
             throw error
@@ -29,7 +42,7 @@ public enum Importer {
     static let sectionsPerRoadSet = 128
 
     private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,
-                            roadSets: [RoadSet]) throws -> GraphMetadata {
+                            roadSets: [RoadSet], metricBudget: Int) throws -> GraphMetadata {
         // Held only by `shared` (below), so that it can be freed in the middle of the import.
         let shared = SharedOSMSource(try log.phase("read OSM") {
             let source = try OSMSource(path: input)
@@ -44,7 +57,7 @@ public enum Importer {
         PhaseWorkers.run(roadSets.count) { index in
             outcomes[index].result = Result {
                 try importRoadSet(roadSets[index], from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log,
-                                  to: stream)
+                                  metricBudget: metricBudget, to: stream)
             }
         }
         // A failed write ends the import, whichever road set it stopped.
@@ -71,13 +84,13 @@ public enum Importer {
 
     /// One road set of an OSM import: its road network, then everything `addRoadSet` adds, in its own sections.
     private static func importRoadSet(_ roadSet: RoadSet, from shared: SharedOSMSource, input: String, honourTurnRestrictions: Bool,
-                                      log: ProgressLog, to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
+                                      log: ProgressLog, metricBudget: Int, to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
-        let built: (RoadNetwork, [TurnRestriction])
+        var network = RoadNetwork(), restrictions: [TurnRestriction] = []
         do {
             defer { shared.release() }
-            built = try log.phase(tag + "road network") {
+            (network, restrictions) = try log.phase(tag + "road network") {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
                 var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
                 built.0.compact()
@@ -85,8 +98,9 @@ public enum Importer {
             }
         }
         var writer = StreamedSections(stream: stream)
-        let metadata = try addRoadSet(network: built.0, restrictions: honourTurnRestrictions ? built.1 : [], report: report, input: input,
-                                      roadSet: roadSet, log: log, to: &writer)
+        // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
+        let metadata = try addRoadSet(network: consume network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
+                                      roadSet: roadSet, log: log, metricBudget: metricBudget, to: &writer)
         return (writer, metadata)
     }
 
@@ -117,12 +131,15 @@ public enum Importer {
 
     /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, written through
     /// `writer` under the road set's section names (each metric right after its customization, the rest at the end).
-    static func addRoadSet(network unpadded: RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
+    static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
-                           to writer: inout StreamedSections) throws -> GraphMetadata {
-        let network = withGuidanceArrays(unpadded)
+                           metricBudget: Int = Importer.metricBudget, to writer: inout StreamedSections) throws -> GraphMetadata {
+        var padded = withGuidanceArrays(consume unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
+        writer.rename = roadSet.sectionName
+        try writeAhead(&padded, withTurnCosts: profile == CarProfile.name, to: &writer)
+        let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
         var unordered = log.phase(tag + "turn graph") {
             var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
@@ -163,13 +180,15 @@ public enum Importer {
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
         }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
-        // The profiles' customizations are independent and run on concurrent threads. Each metric (16 bytes per CCH
-        // arc) is written to the file as soon as it is customized and freed; its table entries go in their place below.
+        // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
+        // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
+        // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
         let customized = profileIDs.map { _ in CustomizedProfile() }
-        writer.rename = roadSet.sectionName
         let metricWriter = writer  // only its `write` is used, from the customization threads
-        PhaseWorkers.run(profileIDs.count) { index in
+        let metricBytes = 4 * 4 * topology.arcCount
+        let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
+        let customize = { (index: Int) in
             let id = profileIDs[index]
             let edges = index == 0 ? nil : network.profileEdges.first { $0.profile == id }
             let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
@@ -178,7 +197,9 @@ public enum Importer {
                     let weights = ProfileTurnCosts.nodeWeights(network: network, profile: edges, turns: turns)
                     let metric = CCHView.with(topology, turns) { view in
                         weights.withUnsafeBufferPointer { weights in
-                            costs.withUnsafeBufferPointer { Customization.customize(view, nodeWeight: weights, turnCost: $0) }
+                            costs.withUnsafeBufferPointer {
+                                Customization.customize(view, nodeWeight: weights, turnCost: $0, threads: oneAtATime ? 2 : 1)
+                            }
                         }
                     }
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
@@ -189,9 +210,14 @@ public enum Importer {
                         sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
                     }
-                    return ((id, costs, sections), "\(id.rawValue): free-flow travel time and turn costs, written")
+                    return ((id, costs, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }
             }
+        }
+        if oneAtATime {
+            for index in profileIDs.indices { customize(index) }
+        } else {
+            PhaseWorkers.run(profileIDs.count, customize)
         }
         var profileMetrics: [(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metricSections: [GraphFileSection])] = []
         for entry in customized {
@@ -270,7 +296,38 @@ public enum Importer {
                 try writer.add(Section.limitValues, network.limitValues)
             }
         }
+        guard writer.ahead.isEmpty else {
+            throw NavGraphError("\(input): sections written ahead but not placed: \(writer.ahead.keys.sorted())", code: .ioFailure)
+        }
         return metadata
+    }
+
+    /// Writes the sections of `network` that no later phase of the import reads, and empties their arrays (their table
+    /// entries go in their places at the end): OSM ids of shape points, refs, classes, speed limits, the string table,
+    /// guidance records and localized names; without car turn costs (which read them) also names, way ids and lengths.
+    private static func writeAhead(_ network: inout RoadNetwork, withTurnCosts: Bool, to writer: inout StreamedSections) throws {
+        func ahead<Element: BitwiseCopyable>(_ name: String, _ array: WritableKeyPath<RoadNetwork, ContiguousArray<Element>>) throws {
+            try writer.addAhead(name, network[keyPath: array])
+            network[keyPath: array] = []
+        }
+        try ahead(Section.shapeOSM, \.shapeOSMNode)
+        try ahead(Section.edgeClass, \.edgeClass)
+        try ahead(Section.edgeMaxspeed, \.edgeMaxspeed)
+        try ahead(Section.edgeRef, \.edgeRef)
+        if !withTurnCosts {
+            try ahead(Section.edgeLength, \.edgeLength)
+            try ahead(Section.edgeName, \.edgeName)
+            try ahead(Section.edgeWay, \.edgeWay)
+        }
+        try writer.addAhead(Section.stringOffsets, network.strings.offsets)
+        try writer.addAhead(Section.stringBytes, network.strings.bytes)
+        network.strings = StringTable()
+        try ahead(Section.nodeExitRef, \.nodeExitRef)
+        try ahead(Section.edgeGuide, \.edgeGuide)
+        try ahead(Section.guideFields, \.guideFields)
+        try writer.addAhead(Section.nameWay, network.localizedNames.ways)
+        try writer.addAhead(Section.nameLocal, network.localizedNames.names)
+        network.localizedNames = LocalizedNames()
     }
 
     /// A network whose guidance arrays have their full size (readers without guidance data leave them empty).

@@ -30,6 +30,36 @@ import Testing
         #expect(try sectionDigest(again) == bothSections)
     }
 
+    /// Profiles customized one at a time (a metric budget of 0 bytes), each on two threads, give the sections of the
+    /// side-by-side customizations.
+    @Test func profilesOneAtATimeGiveTheSameSections() throws {
+        let directory = Fixtures.workDirectory.appendingPathComponent("one-at-a-time")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let sideBySide = directory.appendingPathComponent("side-by-side.navgraph").path
+        let oneAtATime = directory.appendingPathComponent("one-at-a-time.navgraph").path
+        try Importer.run(input: Fixtures.pbf("malta"), output: sideBySide, log: ProgressLog(quiet: true), metricBudget: Int.max)
+        try Importer.run(input: Fixtures.pbf("malta"), output: oneAtATime, log: ProgressLog(quiet: true), metricBudget: 0)
+        #expect(try sectionDigest(oneAtATime) == sectionDigest(sideBySide))
+    }
+
+    /// A customization on two threads gives the one-thread metric arc for arc (weights and middle nodes), on a split
+    /// with nodes on both sides and in the top (forced: `find` leaves graphs this small on one thread).
+    @Test(arguments: ["malta", "milan"])
+    func twoThreadCustomizationIsExact(extract: String) throws {
+        let graph = try Fixtures.graph(extract)
+        let split = try #require(CustomizationSplit.find(graph.cch, topShare: 1, worthwhile: 1))
+        #expect([0, 1, CustomizationSplit.top].allSatisfy(split.side.contains))
+        let weights = RoutingMetric.freeFlowWeights(graph), costs = ContiguousArray(graph.turnCost)
+        let (one, two) = weights.withUnsafeBufferPointer { weights in
+            costs.withUnsafeBufferPointer {
+                (Customization.customize(graph.cch, nodeWeight: weights, turnCost: $0),
+                 Customization.customize(graph.cch, nodeWeight: weights, turnCost: $0, split: split))
+            }
+        }
+        #expect(one.forward.elementsEqual(two.forward) && one.backward.elementsEqual(two.backward))
+        #expect(one.forwardVia.elementsEqual(two.forwardVia) && one.backwardVia.elementsEqual(two.backwardVia))
+    }
+
     /// Every part runs exactly once, also when worker runs nest (as the nested dissection's halves do).
     @Test func workersRunEveryPartOnce() {
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)

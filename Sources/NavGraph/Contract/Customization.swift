@@ -100,7 +100,16 @@ public struct CCHView: @unchecked Sendable {
 /// Computes a CCHMetric from per-routing-node weights and per-turn costs: turn arc a into node v costs
 /// turnCost[a] + nodeWeight[v] (nothing if v may not be used).
 public enum Customization {
-    public static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, turnCost: UnsafeBufferPointer<UInt32>) -> CCHMetric {
+    /// `threads` 2: the lower triangles of two halves of the elimination tree are relaxed on two threads, then those
+    /// of the arcs above them on one (CustomizationSplit); the same metric, arc for arc, as on one thread.
+    public static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, turnCost: UnsafeBufferPointer<UInt32>,
+                                 threads: Int = 1) -> CCHMetric {
+        customize(cch, nodeWeight: nodeWeight, turnCost: turnCost, split: threads >= 2 ? CustomizationSplit.find(cch) : nil)
+    }
+
+    /// On two threads along `split`, or on one.
+    static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, turnCost: UnsafeBufferPointer<UInt32>,
+                          split: CustomizationSplit?) -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount)
         guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
         let infinity = CCHMetric.infinity
@@ -121,29 +130,15 @@ public enum Customization {
             }
         }
 
-        // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final.
-        let arcOfNeighbor = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, cch.nodeCount))
-        arcOfNeighbor.initialize(repeating: -1)
-        defer { arcOfNeighbor.deallocate() }
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        for x in 0..<cch.nodeCount {
-            let begin = Int(firstUp[x]), end = Int(firstUp[x + 1])
-            if end - begin < 2 { continue }
-            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
-            for lowerArc in begin..<end {
-                let y = Int(upHead[lowerArc])
-                let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
-                for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                    let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
-                    if otherArc < 0 { continue }
-                    // y -> x -> z and z -> x -> y.
-                    let up = xyDown &+ forward[otherArc]
-                    if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
-                    let down = backward[otherArc] &+ xyUp
-                    if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
-                }
-            }
-            for arc in begin..<end { arcOfNeighbor[Int(upHead[arc])] = -1 }
+        // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
+        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both), so ties go the same way.
+        let triangles = LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: backwardVia)
+        if let split {
+            let out = triangles
+            PhaseWorkers.run(2) { side in out.relax(side: UInt8(side), of: split.side) }
+            triangles.relax(side: CustomizationSplit.top, of: split.side)
+        } else {
+            triangles.relaxAll()
         }
         // Clamp sums of unusable arcs back to infinity.
         for arc in 0..<cch.arcCount {
@@ -151,5 +146,137 @@ public enum Customization {
             if backward[arc] > infinity { backward[arc] = infinity }
         }
         return metric
+    }
+}
+
+/// The lower-triangle pass of a customization over the metric being written.
+private struct LowerTriangles: @unchecked Sendable {
+    let cch: CCHView
+    let forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>
+    let forwardVia: UnsafeMutableBufferPointer<Int32>, backwardVia: UnsafeMutableBufferPointer<Int32>
+
+    /// Every node's triangles, on one thread.
+    func relaxAll() {
+        withNeighborArcs { arcOfNeighbor in
+            for x in 0..<cch.nodeCount {
+                let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
+                relax(x, arcs: begin..<end, lowerArcs: begin..<end, arcOfNeighbor)
+            }
+        }
+    }
+
+    /// For side 0 or 1: the triangles of that side's nodes through lower arcs x -> y below the top. For the top: every
+    /// node's triangles through lower arcs x -> y into the top (after both sides).
+    func relax(side: UInt8, of sides: ContiguousArray<UInt8>) {
+        let top = CustomizationSplit.top
+        withNeighborArcs { arcOfNeighbor in
+            for x in 0..<cch.nodeCount where side == top || sides[x] == side {
+                let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
+                // x's upper neighbours are its elimination-tree ancestors, so those in the top come last.
+                var lower = begin, upper = end
+                while lower < upper {
+                    let middle = (lower + upper) >> 1
+                    if sides[Int(cch.upHead[middle])] == top { upper = middle } else { lower = middle + 1 }
+                }
+                relax(x, arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower, arcOfNeighbor)
+            }
+        }
+    }
+
+    /// y -> x -> z and z -> x -> y for each lower arc x -> y in `lowerArcs` and upper arc x -> z (both in `arcs`).
+    @inline(__always)
+    private func relax(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+        if arcs.count < 2 || lowerArcs.isEmpty { return }
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        for lowerArc in lowerArcs {
+            let y = Int(upHead[lowerArc])
+            let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
+            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
+                if otherArc < 0 { continue }
+                let up = xyDown &+ forward[otherArc]
+                if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
+                let down = backward[otherArc] &+ xyUp
+                if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
+            }
+        }
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
+    }
+
+    /// A scratch array (arc from the current x to each node, or -1) for one thread's pass.
+    private func withNeighborArcs(_ body: (UnsafeMutableBufferPointer<Int32>) -> Void) {
+        let arcOfNeighbor = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, cch.nodeCount))
+        arcOfNeighbor.initialize(repeating: -1)
+        defer { arcOfNeighbor.deallocate() }
+        body(arcOfNeighbor)
+    }
+}
+
+/// How a customization on two threads divides the hierarchy: a top part closed under elimination-tree ancestors
+/// (`side[x] == top`), below which the nodes fall into subtrees that share no node, each on side 0 or 1, of similar
+/// work. An arc y -> z with y below the top is relaxed only by nodes of y's subtree (its side's thread); the arcs out
+/// of the top after both sides, by every node with lower arcs into it.
+struct CustomizationSplit {
+    /// The `side` of the nodes in the top.
+    static let top: UInt8 = 2
+    let side: ContiguousArray<UInt8>
+
+    /// Graphs below this many CCH arcs are customized on one thread.
+    static let minimumArcs = 1 << 16
+
+    /// A split whose two threads would take at most `worthwhile` of one thread's time (by triangle counts, with at most
+    /// `topShare` of them through arcs into the top), or nil.
+    static func find(_ cch: CCHView, topShare: Double = 0.25, worthwhile: Double = 0.8) -> CustomizationSplit? {
+        let n = cch.nodeCount
+        guard cch.arcCount >= minimumArcs else { return nil }
+        // Triangles through the lower arcs into y (the inner loop's steps): lower degree x upper degree of y.
+        var lowerDegree = ContiguousArray<UInt32>(repeating: 0, count: n)
+        for arc in 0..<cch.arcCount { lowerDegree[Int(cch.upHead[arc])] += 1 }
+        // Work of each node's elimination subtree (the triangles of its nodes' lower arcs).
+        var subtree = ContiguousArray<Float>(repeating: 0, count: n)
+        var total = 0.0
+        for x in 0..<n {
+            var work = 0.0
+            for arc in Int(cch.firstUp[x])..<Int(cch.firstUp[x + 1]) {
+                let y = Int(cch.upHead[arc])
+                work += Double(cch.firstUp[y + 1] - cch.firstUp[y])
+            }
+            total += work
+            subtree[x] += Float(work)
+            let parent = Int(cch.parent[x])
+            if parent >= 0 { subtree[parent] += subtree[x] }
+        }
+        guard total > 0 else { return nil }
+        // The top grows by the root of the heaviest subtree below it until none is over 10 % of the work below.
+        let big = Float(0.05 * total)
+        var children: [Int: [Int]] = [:], open: [Int] = []
+        for x in 0..<n where subtree[x] > big {
+            let parent = Int(cch.parent[x])
+            if parent < 0 { open.append(x) } else { children[parent, default: []].append(x) }
+        }
+        var side = ContiguousArray<UInt8>(repeating: 0, count: n)
+        var above = 0.0
+        while let heaviest = open.indices.max(by: { subtree[open[$0]] < subtree[open[$1]] }),
+              Double(subtree[open[heaviest]]) > 0.1 * (total - above) {
+            guard above < topShare * total else { return nil }
+            let root = open.remove(at: heaviest)
+            side[root] = top
+            above += Double(lowerDegree[root]) * Double(cch.firstUp[root + 1] - cch.firstUp[root])
+            open += children[root] ?? []
+        }
+        // The subtrees hanging below the top, heaviest first, each to the lighter side; then each node to its root's.
+        var roots = (0..<n).filter { side[$0] != top && (cch.parent[$0] < 0 || side[Int(cch.parent[$0])] == top) }
+        roots.sort { subtree[$0] > subtree[$1] }
+        var load = (0.0, 0.0)
+        for root in roots {
+            if load.0 <= load.1 { load.0 += Double(subtree[root]) } else { side[root] = 1; load.1 += Double(subtree[root]) }
+        }
+        guard max(load.0, load.1) + above <= worthwhile * total else { return nil }
+        for x in stride(from: n - 1, through: 0, by: -1) where side[x] != top {
+            let parent = Int(cch.parent[x])
+            if parent >= 0 && side[parent] != top { side[x] = side[parent] }
+        }
+        return CustomizationSplit(side: side)
     }
 }

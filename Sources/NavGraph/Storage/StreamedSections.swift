@@ -3,17 +3,26 @@ import Foundation
 /// One road set's part of a graph file being streamed (GraphFileStream): `add` writes a section at once and keeps only
 /// its table entry, so the section's array can be freed as soon as the caller drops it. `entries` lists the sections
 /// in the order added (the order of the file's section table); `write` writes one without an entry, for a section
-/// made early (a metric right after its customization) whose entry is `record`ed later at its place in the table.
+/// made early (a metric right after its customization) whose entry is `record`ed later at its place in the table;
+/// `addAhead` writes one early whose entry the `add` of the same name puts in its place (its array may be empty by then).
 struct StreamedSections {
     let stream: GraphFileStream
     /// Maps the names given to `add` onto the names written (a road set's prefix); identity by default.
     var rename: (String) -> String = { $0 }
     private(set) var entries: [GraphFileSection] = []
+    /// Sections written by `addAhead` and not yet placed in the table, by the name given.
+    private(set) var ahead: [String: GraphFileSection] = [:]
 
     init(stream: GraphFileStream) { self.stream = stream }
 
     mutating func add<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws {
+        if let written = ahead.removeValue(forKey: given) { entries.append(written); return }
         entries.append(try write(given, values))
+    }
+
+    /// Writes a section now; the later `add` of the same name puts its entry in the table instead of writing it again.
+    mutating func addAhead<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws {
+        ahead[given] = try write(given, values)
     }
 
     mutating func addData(_ given: String, _ bytes: Data) throws {
