@@ -3,7 +3,9 @@ import CThreadRandom
 /// Turns a route leg into guidance steps: finds the junctions the leg passes, decides what to announce at each
 /// (`TurnClassifier`, roundabouts here), collapses what a driver would not want to hear, and cuts the leg's
 /// geometry, distance, duration and weight into steps that add up exactly to the leg's.
-/// Keeps reusable per-leg buffers (junction roads, views, distances): one builder serves one thread (its Router).
+/// Keeps reusable per-leg buffers (junction roads, views, distances) and, for the graph's lifetime, caches and memos of
+/// the junctions and turns it has seen (`JunctionSlotCache`, `EdgeHeadCache`, `TurnMemo`, `IntersectionMemo`): one
+/// builder serves one thread (its Router).
 public final class StepBuilder {
     public let graph: RoutingGraph
     let reader: JunctionReader
