@@ -13,7 +13,14 @@ public enum Importer {
 
     /// Bytes of CCH metrics (16 per arc and profile) that a road set may hold at once while its profiles are customized
     /// side by side; above it they are customized one after the other. NAVGRAPH_METRIC_BUDGET_MB overrides it (benchmarks).
-    static let metricBudget = (ProcessInfo.processInfo.environment["NAVGRAPH_METRIC_BUDGET_MB"].flatMap { Int($0) } ?? 1024) << 20
+    static let metricBudget: Int = {
+        guard let text = ProcessInfo.processInfo.environment["NAVGRAPH_METRIC_BUDGET_MB"] else { return 1024 << 20 }
+        guard let megabytes = Int(text), megabytes >= 0 else {
+            FileHandle.standardError.write(Data("navgraph: NAVGRAPH_METRIC_BUDGET_MB: expected a whole number of MB, got '\(text)'; using 1024\n".utf8))
+            return 1024 << 20
+        }
+        return megabytes << 20
+    }()
 
     /// `run` with a metric budget of its own (tests: one profile at a time on small graphs).
     @discardableResult

@@ -101,6 +101,21 @@ while !arguments.isEmpty {
     }
 }
 guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N]") }
+// The guidance rounds' choices, checked before anything is loaded.
+/// The value of option `name` (`fallback` when absent), which must be one of `allowed`.
+func choice(_ name: String, _ allowed: [String], fallback: String, in options: [String: String]) -> String {
+    let value = options[name] ?? fallback
+    guard allowed.contains(value) else {
+        fail("--\(name): expected \(allowed.joined(separator: " or ")), got '\(value)'")
+    }
+    return value
+}
+let guidanceRounds = options["guidance-rounds"].map { text -> Int in
+    guard let rounds = Int(text), rounds >= 1 else { fail("--guidance-rounds: expected a whole number of at least 1, got '\(text)'") }
+    return rounds
+}
+let warmUp = choice("warm-up", ["same", "other"], fallback: "same", in: options)
+let backToBack = choice("back-to-back", ["same", "other"], fallback: "same", in: options)
 
 do {
     let loadStart = now()
@@ -113,13 +128,7 @@ do {
     let loadSeconds = now() - loadStart
     let pairs = readPairs(positionals[1])
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
-    if let rounds = options["guidance-rounds"].flatMap(Int.init) {
-        let warmUp = options["warm-up"] ?? "same"
-        guard warmUp == "same" || warmUp == "other" else { fail("--warm-up: expected same or other, got '\(warmUp)'") }
-        let backToBack = options["back-to-back"] ?? "same"
-        guard backToBack == "same" || backToBack == "other" else {
-            fail("--back-to-back: expected same or other, got '\(backToBack)'")
-        }
+    if let rounds = guidanceRounds {
         let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds,
                                         nameLanguage: options["locale"], warmUpOnOtherPairs: warmUp == "other",
                                         backToBackSamePair: backToBack == "same")

@@ -73,6 +73,33 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// navgraph-bench's guidance-round choices are checked before any file is read: a bad value exits 2 naming it.
+    @Test func benchChoicesAreRefusedNamingTheValue() throws {
+        let bench = Fixtures.executable.deletingLastPathComponent().appendingPathComponent("navgraph-bench")
+        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "no navgraph-bench next to \(Fixtures.executable.path)")
+        let cases: [([String], [String])] = [
+            (["--guidance-rounds", "3", "--back-to-back", "sideways"], ["--back-to-back", "'sideways'", "same or other"]),
+            (["--guidance-rounds", "3", "--warm-up", "cold"], ["--warm-up", "'cold'"]),
+            (["--guidance-rounds", "0"], ["--guidance-rounds", "'0'"]),
+            (["--guidance-rounds", "many"], ["--guidance-rounds", "'many'"]),
+        ]
+        for (options, mentions) in cases {
+            let process = Process()
+            process.executableURL = bench
+            process.arguments = ["/nonexistent/region.navgraph", "/nonexistent/pairs.csv"] + options
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2, "exit \(process.terminationStatus) for \(options)")
+            #expect(stdout.isEmpty)
+            for text in mentions { #expect(stderr.contains(text), "stderr '\(stderr)' lacks '\(text)'") }
+        }
+    }
+
     @Test func malformedOptionsAreRefusedNamingTheValue() throws {
         let graph = "/nonexistent/region.navgraph"
         try expectRefused(["route", graph, "--nodes", "1,x,2"], ["--nodes", "'x'", "item 2", "node id"])

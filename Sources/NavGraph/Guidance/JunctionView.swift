@@ -207,8 +207,6 @@ struct JunctionReader {
         let masked = arriving >= 0 && from == plain && slots.count <= JunctionSlot.maskedDegree
         let mask: UInt32 = masked ? slots[arriving].plainEntry : 0
         let lanes: UInt32 = arriving >= 0 ? slots[arriving].arrivingLanes : 0
-        let unlisted = EdgeFlags.privateAccess.rawValue
-        let track = RoadClass.track.rawValue
         let canEnter = masked && from >= 0
         var count = 0
         var inIndex = -1, outIndex = 0
@@ -216,8 +214,7 @@ struct JunctionReader {
             let slot = slots[position]
             let leaving = Int(slot.leaving)
             let isOut = leaving == outgoing, isIn = leaving == reverseIn
-            // Private roads and tracks are no way on for a driver (OSRM's car profile drops them): not listed.
-            if !isOut && !isIn && (slot.flags & unlisted != 0 || slot.roadClass == track) { continue }
+            if !slot.isListed(routeUses: isOut || isIn) { continue }
             let allowed = isOut || (canEnter && mask & (1 << UInt32(position)) != 0)
             pool[count] = JunctionRoad(leaving: leaving, bearing: slot.bearing, entry: allowed,
                                        roadClass: RoadClass(rawValue: slot.roadClass) ?? .service, flags: EdgeFlags(rawValue: slot.flags),

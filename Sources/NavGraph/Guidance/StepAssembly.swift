@@ -151,7 +151,7 @@ extension StepBuilder {
                                 nextSide: ManeuverModifier?) -> Bool {
         let edges = leg.directedEdges
         let at = leg.edgeFirstSegment[k]
-        guard leg.edgeFirstSegment[k - 1] < at else { return true }
+        guard hasView(k, leg) else { return true }
         guard approachIsPlain(k, leg) else { return false }
         let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
         let known = passed.passage(incoming: incoming, outgoing: outgoing)
@@ -176,8 +176,6 @@ extension StepBuilder {
             table.commitStaged(listed)
             return true
         }
-        let unlisted = EdgeFlags.privateAccess.rawValue
-        let track = RoadClass.track.rawValue
         // One pass: the wire bearings of the roads the view would list are staged in the table, with which slots
         // they are and where the two roads of the route lie among them.
         let room = table.stageRoads(slots.count)
@@ -187,7 +185,7 @@ extension StepBuilder {
             let leaving = Int(slot.pointee.leaving)
             let isOut = leaving == outgoing, isIn = leaving == reverseIn
             if isIn { arriving = position; inIndex = listed }
-            if !isOut && !isIn && (slot.pointee.flags & unlisted != 0 || slot.pointee.roadClass == track) { continue }
+            if !slot.pointee.isListed(routeUses: isOut || isIn) { continue }
             if isOut { outIndex = listed; outSlot = position }
             room.bearings[listed] = slot.pointee.wire
             listedSlots |= 1 << UInt32(position)

@@ -76,9 +76,7 @@ public final class StepBuilder {
     /// and where consecutive edges share their first segment.
     func view(_ k: Int, _ leg: RouteLeg) -> JunctionView? {
         if viewIndex[k] >= 0 { return madeViews[Int(viewIndex[k])] }
-        let last = leg.coordinates.count - 1
-        let at = leg.edgeFirstSegment[k]
-        guard at > 0, at < last, leg.edgeFirstSegment[k - 1] < at else { return nil }
+        guard hasView(k, leg) else { return nil }
         let edges = leg.directedEdges
         guard let room = pool.next(Int(degrees[k])) else { return nil }
         let routing = leg.routingNodes.count == edges.count ? leg.routingNodes[k - 1] : nil
@@ -89,24 +87,27 @@ public final class StepBuilder {
         return made
     }
 
+    /// Whether the junction between edges k-1 and k has a view: not at the leg's ends, nor where the two edges share
+    /// their first segment.
+    @inline(__always) func hasView(_ k: Int, _ leg: RouteLeg) -> Bool {
+        let at = leg.edgeFirstSegment[k]
+        return at > 0 && at < leg.coordinates.count - 1 && leg.edgeFirstSegment[k - 1] < at
+    }
+
     /// The junction between edges k-1 and k as its view would give it, from the junction's slots: the bearings of
     /// arrival and departure and the junction; `viewable` false where there is no view (consecutive edges sharing
     /// their first segment, or the leg's ends). Nil when the slots do not hold the arriving road (the caller builds
     /// the view).
     func slotBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
-        let at = leg.edgeFirstSegment[k]
-        guard at > 0, at < leg.coordinates.count - 1, leg.edgeFirstSegment[k - 1] < at else { return (false, 0, 0, 0) }
+        guard hasView(k, leg) else { return (false, 0, 0, 0) }
         let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k], reverseIn = incoming ^ 1
         let slots = reader.headSlots(of: incoming)
-        let unlisted = EdgeFlags.privateAccess.rawValue
-        let track = RoadClass.track.rawValue
         var arriving = -1, out = -1, firstListed = -1
         for position in slots.indices {
             let leaving = Int(slots[position].leaving)
             if leaving == reverseIn { arriving = position }
             if leaving == outgoing { out = position }
-            if firstListed < 0 && (leaving == outgoing || leaving == reverseIn
-                                   || (slots[position].flags & unlisted == 0 && slots[position].roadClass != track)) {
+            if firstListed < 0 && slots[position].isListed(routeUses: leaving == outgoing || leaving == reverseIn) {
                 firstListed = position
             }
         }
@@ -238,10 +239,12 @@ public final class StepBuilder {
             // A turn the memo knows needs no view here: a quiet one is skipped, an announced one is marked with its
             // bearings from the junction's slots (its intersection is written from them when the step is assembled).
             // Rings, ferries and toll entries are decided below.
-            if !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
-                && inFlags.contains(.ferry) == outFlags.contains(.ferry) && approachIsPlain(k, leg) {
-                let memo = turns.lookUp(incoming: incoming, outgoing: outgoing,
-                                        renamed: classifier.namesDiffer(announcedEdge, outgoing >> 1))
+            let plainTurn = !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
+                && inFlags.contains(.ferry) == outFlags.contains(.ferry)
+            // Whether the road taken changes the announced name (asked only where the classifier may be).
+            let renamed = plainTurn && classifier.namesDiffer(announcedEdge, outgoing >> 1)
+            if plainTurn && approachIsPlain(k, leg) {
+                let memo = turns.lookUp(incoming: incoming, outgoing: outgoing, renamed: renamed)
                 if memo.known && memo.answer == nil && !entersToll { continue }
                 if let (type, modifier) = memo.answer, let ends = slotBearings(k, leg) {
                     guard ends.viewable else { continue }
@@ -309,7 +312,6 @@ public final class StepBuilder {
                 marks.append(mark)
                 continue
             }
-            let renamed = classifier.namesDiffer(announcedEdge, outgoing >> 1)
             let classify = { self.classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed) }
             let answer = junction.plainApproach ? turns.answer(incoming: incoming, outgoing: outgoing, renamed: renamed, classify: classify)
                 : classify()

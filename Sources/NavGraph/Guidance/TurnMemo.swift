@@ -24,15 +24,19 @@ final class TurnMemo {
     /// changes the announced name; `classify` runs when the memo does not know it.
     @inline(__always) func answer(incoming: Int, outgoing: Int, renamed: Bool,
                                   classify: () -> (ManeuverType, ManeuverModifier)?) -> (ManeuverType, ManeuverModifier)? {
-        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return classify() }
-        var word = words[incoming]
-        let shift: UInt64 = renamed ? 48 : 32
-        if word & 0xffff_ffff != UInt64(outgoing + 1) { word = UInt64(outgoing + 1) }
-        let code = Int((word >> shift) & 0xffff)
-        if code != 0 { return Self.decode(code) }
+        guard fits(incoming, outgoing) else { return classify() }
+        let found = lookUp(incoming: incoming, outgoing: outgoing, renamed: renamed)
+        if found.known { return found.answer }
+        // A word for another outgoing edge is replaced; one for this edge keeps its other answer.
+        let word = words[incoming] & 0xffff_ffff == UInt64(outgoing + 1) ? words[incoming] : UInt64(outgoing + 1)
         let made = classify()
-        words[incoming] = word | UInt64(Self.encode(made)) << shift
+        words[incoming] = word | UInt64(Self.encode(made)) << (renamed ? 48 : 32)
         return made
+    }
+
+    /// Whether the edges fit a word.
+    @inline(__always) private func fits(_ incoming: Int, _ outgoing: Int) -> Bool {
+        incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max)
     }
 
     /// Starts loading the word of `incoming`.
@@ -43,7 +47,7 @@ final class TurnMemo {
     /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
     /// when it does not: then `answer` is nil too).
     @inline(__always) func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
-        guard incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max) else { return (false, nil) }
+        guard fits(incoming, outgoing) else { return (false, nil) }
         let word = words[incoming]
         guard word & 0xffff_ffff == UInt64(outgoing + 1) else { return (false, nil) }
         let code = Int((word >> (renamed ? 48 : 32)) & 0xffff)
