@@ -36,14 +36,14 @@ enum Bearing {
     }
 
     /// The signed turn from heading `from` to heading `to`, -180...180, positive to the right.
-    static func deviation(from: Double, to: Double) -> Double {
+    @inline(__always) static func deviation(from: Double, to: Double) -> Double {
         var delta = normalized(to - from)
         if delta > 180 { delta -= 360 }
         return delta
     }
 
     /// A bearing as the Directions API writes it: an integer 0...359.
-    static func wire(_ value: Double) -> Int {
+    @inline(__always) static func wire(_ value: Double) -> Int {
         let degrees = Int(normalized(roundedHalfAway(value)))
         return degrees >= 0 && degrees < 360 ? degrees : degrees % 360
     }

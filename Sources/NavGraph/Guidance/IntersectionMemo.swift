@@ -1,8 +1,9 @@
 import CThreadRandom
 import Foundation
 
-/// The intersections passed without a maneuver that a step builder wrote before, one entry per directed edge
-/// arriving at a junction: for the edge the route left by last time, which of the junction's slots the intersection
+/// The intersections passed without a maneuver that a step builder wrote before, two entries per directed edge
+/// arriving at a junction (32 bytes, in one cache line): for the last two edges routes left by, newest first, which
+/// of the junction's slots the intersection
 /// lists, which of those may be entered, and where the route's two roads lie among them. Passing the same way again
 /// then costs two words and the listed bearings instead of a pass over the junction's slots. Only plain approaches
 /// (the arriving edge's own routing node) without `turn:lanes` are kept, where the record depends on the two edges
@@ -26,16 +27,37 @@ final class IntersectionMemo {
         var masks: UInt64
     }
 
+    /// Two entries per arriving edge, aligned to 32 bytes so that both lie in one cache line.
     private let entries: UnsafeMutablePointer<Entry>
+    private let allocation: UnsafeMutablePointer<Entry>
     private let count: Int
     private static let fewerThanThree: UInt64 = 1 << 52
 
     init(directedEdgeCount: Int) {
         count = max(directedEdgeCount, 1)
-        entries = zeroedMemory(count: count)
+        allocation = zeroedMemory(count: 2 * count + 2)
+        let address = UInt(bitPattern: allocation)
+        entries = address % 32 == 0 ? allocation : allocation + 1
     }
 
-    deinit { free(entries) }
+    deinit { free(allocation) }
+
+    /// The entry for `incoming` that holds `outgoing`, or nil.
+    @inline(__always) private func entry(_ incoming: Int, _ outgoing: Int) -> Entry? {
+        let pair = entries + 2 * incoming, key = UInt64(outgoing + 1)
+        if pair[0].key & 0xffff_ffff == key { return pair[0] }
+        if pair[1].key & 0xffff_ffff == key { return pair[1] }
+        return nil
+    }
+
+    /// Stores `entry` for `incoming`: over the one for the same outgoing edge, else first, the older one kept second.
+    @inline(__always) private func store(_ incoming: Int, _ entry: Entry) {
+        let pair = entries + 2 * incoming, key = entry.key & 0xffff_ffff
+        if pair[0].key & 0xffff_ffff == key { pair[0] = entry; return }
+        if pair[1].key & 0xffff_ffff == key { pair[1] = entry; return }
+        pair[1] = pair[0]
+        pair[0] = entry
+    }
 
     /// Whether the indices fit an entry.
     @inline(__always) private func fits(_ incoming: Int, _ outgoing: Int) -> Bool {
@@ -44,14 +66,12 @@ final class IntersectionMemo {
 
     /// Starts loading the entry of `incoming`.
     @inline(__always) func prefetch(_ incoming: Int) {
-        if incoming >= 0 && incoming < count { navgraph_prefetch(entries + incoming) }
+        if incoming >= 0 && incoming < count { navgraph_prefetch(entries + 2 * incoming) }
     }
 
     /// What the memo holds for passing from `incoming` onto `outgoing`.
     @inline(__always) func passage(incoming: Int, outgoing: Int) -> Passage {
-        guard fits(incoming, outgoing) else { return .unknown }
-        let entry = entries[incoming]
-        guard entry.key & 0xffff_ffff == UInt64(outgoing + 1) else { return .unknown }
+        guard fits(incoming, outgoing), let entry = entry(incoming, outgoing) else { return .unknown }
         if entry.key & Self.fewerThanThree != 0 { return .fewerThanThree }
         return .listed(slots: UInt32(truncatingIfNeeded: entry.masks), entries: UInt32(truncatingIfNeeded: entry.masks >> 32),
                        inIndex: Int((entry.key >> 32) & 0x3f), outIndex: Int((entry.key >> 38) & 0x3f),
@@ -61,7 +81,7 @@ final class IntersectionMemo {
     /// Remembers that passing from `incoming` onto `outgoing` lists fewer than three roads.
     func rememberFewerThanThree(incoming: Int, outgoing: Int) {
         guard fits(incoming, outgoing) else { return }
-        entries[incoming] = Entry(key: UInt64(outgoing + 1) | Self.fewerThanThree, masks: 0)
+        store(incoming, Entry(key: UInt64(outgoing + 1) | Self.fewerThanThree, masks: 0))
     }
 
     /// Remembers the intersection written when passing from `incoming` onto `outgoing` (indices below 32, as slot
@@ -70,6 +90,6 @@ final class IntersectionMemo {
                   control: UInt8) {
         guard fits(incoming, outgoing), (0..<32).contains(inIndex), (0..<32).contains(outIndex) else { return }
         let key = UInt64(outgoing + 1) | UInt64(inIndex) << 32 | UInt64(outIndex) << 38 | UInt64(control) << 44
-        entries[incoming] = Entry(key: key, masks: UInt64(slots) | UInt64(entryBits) << 32)
+        store(incoming, Entry(key: key, masks: UInt64(slots) | UInt64(entryBits) << 32))
     }
 }

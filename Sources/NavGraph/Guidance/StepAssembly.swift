@@ -6,8 +6,7 @@ extension StepBuilder {
         let last = leg.coordinates.count - 1
         let edges = leg.directedEdges
         // Which edge change (k) happens at each coordinate, for listing intersections.
-        junctionAt.removeAll(keepingCapacity: true)
-        junctionAt.append(contentsOf: repeatElement(-1, count: leg.coordinates.count))
+        junctionAt.refill(-1, count: leg.coordinates.count)
         for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = Int32(k) }
         prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
@@ -161,19 +160,19 @@ extension StepBuilder {
         if case let .listed(listedSlots, entryBits, inIndex, outIndex, control) = known, listedSlots >> slots.count == 0 {
             // Been this way before: the listed roads' bearings from the slots, the rest from the memo (which holds
             // approaches without lanes only, so the lanes are none whatever the maneuver).
-            let listed = listedSlots.nonzeroBitCount
-            let room = table.stageRoads(listed)
-            var remaining = listedSlots, index = 0
+            let room = table.stageRoads(slots.count)
+            var remaining = listedSlots, entries = entryBits, index = 0
             while remaining != 0 {
                 let position = remaining.trailingZeroBitCount
                 remaining &= remaining - 1
                 room.bearings[index] = base[position].wire
-                room.entries[index] = entryBits & (1 << UInt32(index)) != 0
+                room.entries[index] = entries & 1 != 0
+                entries >>= 1
                 index += 1
             }
             table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex, lanes: nil,
                          control: control)
-            table.commitStaged(listed)
+            table.commitStaged(index)
             return true
         }
         // One pass: the wire bearings of the roads the view would list are staged in the table, with which slots

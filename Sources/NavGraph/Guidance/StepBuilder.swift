@@ -129,10 +129,8 @@ public final class StepBuilder {
         var roads = 0
         // Every edge's head word is read below: start loading them all first, so their cache misses overlap.
         for d in edges { reader.heads.prefetch(d) }
-        degrees.removeAll(keepingCapacity: true)
-        degrees.append(contentsOf: repeatElement(0, count: edges.count))
-        goesOn.removeAll(keepingCapacity: true)
-        goesOn.append(contentsOf: repeatElement(false, count: edges.count))
+        degrees.refill(0, count: edges.count)
+        goesOn.refill(false, count: edges.count)
         let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
         let reader = reader, passed = passed, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
         edges.withUnsafeBufferPointer { route in
@@ -161,10 +159,8 @@ public final class StepBuilder {
         }
         pool.reset(needed: roads)
         madeViews.removeAll(keepingCapacity: true)
-        viewIndex.removeAll(keepingCapacity: true)
-        viewIndex.append(contentsOf: repeatElement(-1, count: edges.count))
-        along.removeAll(keepingCapacity: true)
-        along.append(contentsOf: repeatElement(0, count: max(leg.coordinates.count, leg.annotations.count + 1)))
+        viewIndex.refill(-1, count: edges.count)
+        along.refill(0, count: max(leg.coordinates.count, leg.annotations.count + 1))
         along.withUnsafeMutableBufferPointer { out in
             leg.annotations.withUnsafeBufferPointer { annotations in
                 var total = 0.0
@@ -253,10 +249,23 @@ public final class StepBuilder {
                     continue
                 }
             }
+            // A ring passed this way before (same way in, same number of ring edges, same way out) needs no views.
+            let entersRing = !inFlags.contains(.roundabout) && outFlags.contains(.roundabout)
+            let ringKey = entersRing ? ringPassageKey(k, leg) : nil
+            if let ringKey, let known = ringPassages[ringKey] {
+                for remembered in known {
+                    var mark = remembered
+                    mark.edgeIndex += k
+                    mark.coordinate = leg.edgeFirstSegment[mark.edgeIndex]
+                    marks.append(mark)
+                }
+                k += ringKey.ringEdges
+                continue
+            }
             guard let junction = view(k) else { continue }
             var mark = Mark(type: .turn, modifier: nil, coordinate: at, edgeIndex: k, bearingBefore: junction.bearingBefore,
                             bearingAfter: junction.bearingAfter, node: junction.node)
-            if !inFlags.contains(.roundabout) && outFlags.contains(.roundabout) {
+            if entersRing {
                 // Enter: count the exits passed until the route leaves the ring.
                 let kind = roundaboutKind(entering: outgoing)
                 mark.type = kind.type
@@ -274,6 +283,7 @@ public final class StepBuilder {
                     mark.exit = exits + 1
                     if kind.type == .roundaboutTurn {
                         marks.append(mark)
+                        rememberRingPassage(ringKey, marks: [mark], from: k)
                         k = j
                         continue
                     }
@@ -284,6 +294,7 @@ public final class StepBuilder {
                                         bearingAfter: exitView.bearingAfter, exit: exits + 1, node: exitView.node)
                     exitMark.rotaryName = mark.rotaryName
                     marks.append(exitMark)
+                    rememberRingPassage(ringKey, marks: [mark, exitMark], from: k)
                     k = j
                 } else {
                     mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
@@ -435,6 +446,42 @@ public final class StepBuilder {
         return (.roundabout, radius, named ? ringName : 0)
     }
 
+    /// A route's way through a ring: the edge it arrives by, the ring edges it drives (counted from the first) and
+    /// the edge it leaves by.
+    struct RingPassageKey: Hashable {
+        var incoming: Int
+        var ringEdges: Int
+        var leaving: Int
+    }
+
+    /// The roundabout marks of ring passages already worked out (edge indices relative to the entry), kept for the
+    /// builder's lifetime: the marks depend on the passage alone where every junction on it is reached on its plain
+    /// routing node, so the views of the entry, the ring's junctions and the exit need not be built again.
+    var ringPassages: [RingPassageKey: [Mark]] = [:]
+    /// At most this many ring passages are kept.
+    static let ringPassageLimit = 1 << 16
+
+    /// The key of the ring passage entered between edges k-1 and k, nil where the leg ends on the ring, a junction on
+    /// the way is reached on another routing node than its plain one (a turn restriction's), or the entry or exit
+    /// has no view.
+    func ringPassageKey(_ k: Int, _ leg: RouteLeg) -> RingPassageKey? {
+        let edges = leg.directedEdges
+        guard hasView(k, leg) else { return nil }
+        var j = k + 1
+        while j < edges.count, graph.flags(edge: edges[j] >> 1).contains(.roundabout) { j += 1 }
+        guard j < edges.count, hasView(j, leg) else { return nil }
+        for index in k...j where !approachIsPlain(index, leg) { return nil }
+        return RingPassageKey(incoming: edges[k - 1], ringEdges: j - k, leaving: edges[j])
+    }
+
+    /// Keeps the marks made for a ring passage (`ringPassageKey`), their edge indices made relative to the entry k.
+    func rememberRingPassage(_ key: RingPassageKey?, marks made: [Mark], from k: Int) {
+        guard let key else { return }
+        // Bounded: a long-running router that has seen this many passages starts over.
+        if ringPassages.count >= Self.ringPassageLimit { ringPassages.removeAll(keepingCapacity: true) }
+        ringPassages[key] = made.map { var mark = $0; mark.edgeIndex -= k; return mark }
+    }
+
     /// `roundaboutKind` per directed edge onto a ring, kept for the builder's lifetime (the graph does not change).
     var ringKinds: [Int: (type: ManeuverType, radius: Double, name: UInt32)] = [:]
     /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
@@ -447,5 +494,15 @@ public final class StepBuilder {
         while j < coordinates.count - 1 && coordinates[j] == coordinates[index] { j += 1 }
         guard index >= 0, j < coordinates.count else { return 0 }
         return Bearing.between(coordinates[index], coordinates[j])
+    }
+}
+
+extension ContiguousArray where Element: BitwiseCopyable {
+    /// Makes the array `count` copies of `value`, keeping its storage: what is kept is overwritten in one pass (a
+    /// memset), and only the elements beyond the old count are appended.
+    @inline(__always) mutating func refill(_ value: Element, count: Int) {
+        if self.count > count { removeLast(self.count - count) }
+        withUnsafeMutableBufferPointer { $0.update(repeating: value) }
+        if self.count < count { append(contentsOf: repeatElement(value, count: count - self.count)) }
     }
 }

@@ -1,11 +1,12 @@
 import CThreadRandom
 import Foundation
 
-/// What the turn classifier said last time about a turn, one word per directed edge arriving at a junction: the
-/// edge the route left by and the answer with and without a name change, so a junction a router has classified
-/// before costs one read instead of a pass over its roads. Only turns made from the arriving edge's plain routing
-/// node are kept (a turn restriction's copy of the node sees other entries). The memory comes zeroed from the system
-/// and only the pages of edges routed over are ever touched. One memo serves one step builder (one thread).
+/// What the turn classifier said about turns it has seen, two words per directed edge arriving at a junction (the
+/// last two edges left by, newest first): the edge left by and the answer with and without a name change, so a
+/// junction a router has classified before costs one read instead of a pass over its roads, even where routes cross
+/// it two ways. Only turns made from the arriving edge's plain routing node are kept (a turn restriction's copy of
+/// the node sees other entries). The memory comes zeroed from the system and only the pages of edges routed over are
+/// ever touched. One memo serves one step builder (one thread).
 final class TurnMemo {
     private let words: UnsafeMutablePointer<UInt64>
     private let count: Int
@@ -15,7 +16,7 @@ final class TurnMemo {
 
     init(directedEdgeCount: Int) {
         count = max(directedEdgeCount, 1)
-        words = zeroedMemory(count: count)
+        words = zeroedMemory(count: 2 * count)
     }
 
     deinit { free(words) }
@@ -27,10 +28,18 @@ final class TurnMemo {
         guard fits(incoming, outgoing) else { return classify() }
         let found = lookUp(incoming: incoming, outgoing: outgoing, renamed: renamed)
         if found.known { return found.answer }
-        // A word for another outgoing edge is replaced; one for this edge keeps its other answer.
-        let word = words[incoming] & 0xffff_ffff == UInt64(outgoing + 1) ? words[incoming] : UInt64(outgoing + 1)
         let made = classify()
-        words[incoming] = word | UInt64(Self.encode(made)) << (renamed ? 48 : 32)
+        let code = UInt64(Self.encode(made)) << (renamed ? 48 : 32), key = UInt64(outgoing + 1)
+        let pair = words + 2 * incoming
+        // A word for this edge keeps its other answer; otherwise the older word goes and the new one comes first.
+        if pair[0] & 0xffff_ffff == key {
+            pair[0] |= code
+        } else if pair[1] & 0xffff_ffff == key {
+            pair[1] |= code
+        } else {
+            pair[1] = pair[0]
+            pair[0] = key | code
+        }
         return made
     }
 
@@ -41,15 +50,16 @@ final class TurnMemo {
 
     /// Starts loading the word of `incoming`.
     @inline(__always) func prefetch(_ incoming: Int) {
-        if incoming >= 0 && incoming < count { navgraph_prefetch(words + incoming) }
+        if incoming >= 0 && incoming < count { navgraph_prefetch(words + 2 * incoming) }
     }
 
     /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
     /// when it does not: then `answer` is nil too).
     @inline(__always) func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
         guard fits(incoming, outgoing) else { return (false, nil) }
-        let word = words[incoming]
-        guard word & 0xffff_ffff == UInt64(outgoing + 1) else { return (false, nil) }
+        let pair = words + 2 * incoming, key = UInt64(outgoing + 1)
+        let word = pair[0] & 0xffff_ffff == key ? pair[0] : pair[1]
+        guard word & 0xffff_ffff == key else { return (false, nil) }
         let code = Int((word >> (renamed ? 48 : 32)) & 0xffff)
         return code == 0 ? (false, nil) : (true, Self.decode(code))
     }
