@@ -8,7 +8,7 @@ public enum Importer {
     public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
                            log: ProgressLog = ProgressLog(), roadSets: [RoadSet] = RoadSet.allCases) throws -> GraphMetadata {
         try run(input: input, output: output, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
-                metricBudget: metricBudget)
+                metricBudget: metricBudget, schedule: RoadSetSchedule.configured)
     }
 
     /// Bytes of CCH metrics (16 per arc and profile) that a road set may hold at once while its profiles are customized
@@ -22,10 +22,12 @@ public enum Importer {
         return megabytes << 20
     }()
 
-    /// `run` with a metric budget of its own (tests: one profile at a time on small graphs).
+    /// `run` with a metric budget and a road-set schedule of its own (tests: one profile at a time on small graphs,
+    /// both schedules).
     @discardableResult
     static func run(input: String, output: String, honourTurnRestrictions: Bool = true, log: ProgressLog = ProgressLog(),
-                    roadSets: [RoadSet] = RoadSet.allCases, metricBudget: Int) throws -> GraphMetadata {
+                    roadSets: [RoadSet] = RoadSet.allCases, metricBudget: Int,
+                    schedule: RoadSetSchedule = .motorFirst) throws -> GraphMetadata {
         if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
             let network = try log.phase("read DIMACS") {
                 let network = try DimacsReader.read(path: input)
@@ -38,7 +40,7 @@ public enum Importer {
         let stream = try GraphFileStream(path: output, tableCapacity: roadSets.count * sectionsPerRoadSet)
         do {
             return try run(input: input, to: stream, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
-                           metricBudget: metricBudget)
+                           metricBudget: metricBudget, schedule: schedule)
         } catch {
             stream.abandon()
             throw error
@@ -49,7 +51,7 @@ public enum Importer {
     static let sectionsPerRoadSet = 128
 
     private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,
-                            roadSets: [RoadSet], metricBudget: Int) throws -> GraphMetadata {
+                            roadSets: [RoadSet], metricBudget: Int, schedule: RoadSetSchedule) throws -> GraphMetadata {
         // Held only by `shared` (below), so that it can be freed in the middle of the import.
         let shared = SharedOSMSource(try log.phase("read OSM") {
             let source = try OSMSource(path: input)
@@ -59,12 +61,22 @@ public enum Importer {
         // The road sets are independent once the OSM file is read: each is built, ordered, contracted and customized
         // on its own thread, into its own sections. Both write their sections to the file as they finish them (in an
         // order that depends on the threads' timing); the section table lists them in the road sets' order (the same
-        // table as one after the other). The OSM arrays go as soon as the last road network is built.
+        // table as one after the other). The OSM arrays go as soon as the last road network is built. With the
+        // motor-first schedule the other road sets order their turn graphs only once the motor set is done.
         let outcomes = roadSets.map { _ in RoadSetOutcome() }
+        // (Only with motor first in the list: its thread then always starts, whatever the number of threads.)
+        let motorDone = schedule == .motorFirst && roadSets.count > 1 && roadSets.first == .motor ? RoadSetGate() : nil
         PhaseWorkers.run(roadSets.count) { index in
+            let roadSet = roadSets[index]
+            defer { if roadSet == .motor { motorDone?.open() } }
+            let beforeOrder = {
+                guard roadSet != .motor, let motorDone else { return }
+                let waited = motorDone.wait()
+                log.say(String(format: "%@ road set: waited %.2fs for the motor road set before its order", roadSet.rawValue, waited))
+            }
             outcomes[index].result = Result {
-                try importRoadSet(roadSets[index], from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log,
-                                  metricBudget: metricBudget, to: stream)
+                try importRoadSet(roadSet, from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log,
+                                  metricBudget: metricBudget, beforeOrder: beforeOrder, to: stream)
             }
         }
         // A failed write ends the import, whichever road set it stopped.
@@ -91,7 +103,8 @@ public enum Importer {
 
     /// One road set of an OSM import: its road network, then everything `addRoadSet` adds, in its own sections.
     private static func importRoadSet(_ roadSet: RoadSet, from shared: SharedOSMSource, input: String, honourTurnRestrictions: Bool,
-                                      log: ProgressLog, metricBudget: Int, to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
+                                      log: ProgressLog, metricBudget: Int, beforeOrder: () -> Void,
+                                      to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         var network = RoadNetwork(), restrictions: [TurnRestriction] = []
@@ -107,7 +120,7 @@ public enum Importer {
         var writer = StreamedSections(stream: stream)
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
         let metadata = try addRoadSet(network: consume network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
-                                      roadSet: roadSet, log: log, metricBudget: metricBudget, to: &writer)
+                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, to: &writer)
         return (writer, metadata)
     }
 
@@ -137,15 +150,20 @@ public enum Importer {
     }
 
     /// Turn graph, order, contraction, per-profile customization and spatial index of one road set, written through
-    /// `writer` under the road set's section names (each metric right after its customization, the rest at the end).
+    /// `writer` under the road set's section names. The network's sections (and the spatial index) are written as soon
+    /// as nothing reads the network any more, and it is freed: before the order, or after the turn costs when the car's
+    /// read it. Each metric is written right after its customization, the rest at the end; the table lists them all in
+    /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
-                           metricBudget: Int = Importer.metricBudget, to writer: inout StreamedSections) throws -> GraphMetadata {
+                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {},
+                           to writer: inout StreamedSections) throws -> GraphMetadata {
         var padded = withGuidanceArrays(consume unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
+        let withTurnCosts = profile == CarProfile.name
         writer.rename = roadSet.sectionName
-        try writeAhead(&padded, withTurnCosts: profile == CarProfile.name, to: &writer)
+        try writeAhead(&padded, withTurnCosts: withTurnCosts, to: &writer)
         let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
         var unordered = log.phase(tag + "turn graph") {
@@ -154,6 +172,19 @@ public enum Importer {
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
+        let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
+        let withLimits = profileIDs.count > 1 && roadSet == .motor
+        let edgeCount = network.edgeCount
+        // Held here until written: at once when no turn cost reads it, else after the turn costs.
+        var held: RoadNetwork? = consume network
+        var written: WrittenNetwork?
+        if !withTurnCosts, let network = held.take() {
+            var routable = ContiguousArray<Bool>(repeating: false, count: edgeCount)
+            for node in 0..<unordered.originalNodeCount { routable[Int(unordered.directedEdge[node] >> 1)] = true }
+            written = try WrittenNetwork.write(consume network, turns: unordered, profiles: profileIDs, withLimits: withLimits,
+                                               isRoutable: { routable[$0] }, tag: tag, log: log, to: &writer)
+        }
+        beforeOrder()
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
         // NAVGRAPH_ORDER_REDUCTION, _SPLIT_TRIES, _ND_TRIES, _SEED (benchmarks only): none|trees|treesAndChains, METIS effort.
@@ -169,41 +200,49 @@ public enum Importer {
              "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
         }
         let turns = renumber(unordered, rank: rank)
-        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: network.edgeCount * 2)
+        var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
-        let (component, componentSizes) = log.phase(tag + "components") {
+        var (component, componentSizes) = log.phase(tag + "components") {
             let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
         }
+        try writer.addAhead(Section.routingComponent, component)
+        component = []
         let topology = try log.phase(tag + "contract") {
             let topology = try ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
         }
         let turnCost = log.phase(tag + "turn costs") {
-            let costs = profile == CarProfile.name ? TurnCosts.compute(network: network, turns: turns)
-                : ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
+            let costs = held.map { TurnCosts.compute(network: $0, turns: turns) } ?? ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
             let total = costs.reduce(0) { $0 + Int($1) }
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
         }
+        if let network = held.take() {
+            written = try WrittenNetwork.write(consume network, turns: turns, profiles: profileIDs, withLimits: withLimits,
+                                               isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 },
+                                               tag: tag, log: log, to: &writer)
+        } else {
+            written?.renumber(rank: rank)
+        }
+        guard let written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
+        try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
+        routingNodeOfEdge = []
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
         // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
         // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
         // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
-        let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
         let customized = profileIDs.map { _ in CustomizedProfile() }
         let metricWriter = writer  // only its `write` is used, from the customization threads
         let metricBytes = 4 * 4 * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
         let customize = { (index: Int) in
             let id = profileIDs[index]
-            let edges = index == 0 ? nil : network.profileEdges.first { $0.profile == id }
             let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                    let weights = ProfileTurnCosts.nodeWeights(network: network, profile: edges, turns: turns)
                     let metric = CCHView.with(topology, turns) { view in
-                        weights.withUnsafeBufferPointer { weights in
+                        written.nodeWeights[index].withUnsafeBufferPointer { weights in
                             costs.withUnsafeBufferPointer {
                                 Customization.customize(view, nodeWeight: weights, turnCost: $0, threads: oneAtATime ? 2 : 1)
                             }
@@ -211,7 +250,7 @@ public enum Importer {
                     }
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
-                    if index == 0 || edges != nil {
+                    if written.hasOwnEdges[index] {
                         sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
@@ -231,11 +270,6 @@ public enum Importer {
             guard let result = entry.value else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
             profileMetrics.append(try result.get())
         }
-        let bbox = boundingBox(network)
-        let (grid, gridFirst, gridSegment) = log.phase(tag + "spatial index") {
-            let built = SpatialGridBuilder.build(network: network, isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 }, bbox: bbox)
-            return (built, "\(built.0.rows)x\(built.0.columns) cells, \(built.2.count) entries")
-        }
 
         let attributes = (try? FileManager.default.attributesOfItem(atPath: input)) ?? [:]
         let modified = (attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
@@ -243,42 +277,31 @@ public enum Importer {
         let metadata = GraphMetadata(
             formatVersion: GraphFileFormat.version, profile: profile,
             source: .init(name: (input as NSString).lastPathComponent, bytes: (attributes[.size] as? Int) ?? 0, modified: iso.string(from: modified)),
-            createdAt: iso.string(from: Date()), nodeCount: network.nodeCount, edgeCount: network.edgeCount,
-            shapePointCount: network.shapeLatE7.count, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
-            cchArcCount: topology.arcCount, bbox: bbox, grid: grid, componentSizes: Array(componentSizes.prefix(20)),
+            createdAt: iso.string(from: Date()), nodeCount: written.nodeCount, edgeCount: written.edgeCount,
+            shapePointCount: written.shapePointCount, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
+            cchArcCount: topology.arcCount, bbox: written.bbox, grid: written.grid, componentSizes: Array(componentSizes.prefix(20)),
             componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
             phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds,
             profiles: profile == DimacsReader.profileName ? nil : profileIDs.map(\.rawValue))
 
+        // The table, in its fixed order; most sections are in the file already and only placed here.
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try writer.addData(Section.meta, try encoder.encode(metadata))
-            try writer.add(Section.nodeOSM, network.nodeOSMID)
-            try writer.add(Section.edgeFrom, network.edgeFrom)
-            try writer.add(Section.edgeTo, network.edgeTo)
-            try writer.add(Section.edgeShapeFirst, network.edgeShapeFirst)
-            try writer.add(Section.shapeLat, network.shapeLatE7)
-            try writer.add(Section.shapeLon, network.shapeLonE7)
-            try writer.add(Section.shapeOSM, network.shapeOSMNode)
-            try writer.add(Section.edgeLength, network.edgeLength)
-            try writer.add(Section.edgeTimeForward, network.edgeTimeForward)
-            try writer.add(Section.edgeTimeBackward, network.edgeTimeBackward)
-            try writer.add(Section.edgeClass, network.edgeClass)
-            try writer.add(Section.edgeFlags, network.edgeFlags)
-            try writer.add(Section.edgeMaxspeed, network.edgeMaxspeed)
-            try writer.add(Section.edgeName, network.edgeName)
-            try writer.add(Section.edgeRef, network.edgeRef)
-            try writer.add(Section.edgeWay, network.edgeWay)
-            try writer.add(Section.stringOffsets, network.strings.offsets)
-            try writer.add(Section.stringBytes, network.strings.bytes)
-            try addGuidance(network, to: &writer)
+            for name in [Section.nodeOSM, Section.edgeFrom, Section.edgeTo, Section.edgeShapeFirst, Section.shapeLat, Section.shapeLon,
+                         Section.shapeOSM, Section.edgeLength, Section.edgeTimeForward, Section.edgeTimeBackward, Section.edgeClass,
+                         Section.edgeFlags, Section.edgeMaxspeed, Section.edgeName, Section.edgeRef, Section.edgeWay,
+                         Section.stringOffsets, Section.stringBytes, Section.nodeControl, Section.nodeExitRef, Section.shapeControl,
+                         Section.edgeGuide, Section.guideFields, Section.junctionFirstOut, Section.junctionOut] {
+                try writer.place(name)
+            }
             try writer.addData(Section.nameLanguages, Data(LocalizedNames.languages.joined(separator: ",").utf8))
-            try writer.add(Section.nameWay, network.localizedNames.ways)
-            try writer.add(Section.nameLocal, network.localizedNames.names)
+            try writer.place(Section.nameWay)
+            try writer.place(Section.nameLocal)
             try writer.add(Section.routingEdge, turns.directedEdge)
-            try writer.add(Section.routingNodeOfEdge, routingNodeOfEdge)
-            try writer.add(Section.routingComponent, component)
+            try writer.place(Section.routingNodeOfEdge)
+            try writer.place(Section.routingComponent)
             try writer.add(Section.turnFirstOut, turns.firstOut)
             try writer.add(Section.turnHead, turns.head)
             try writer.add(Section.turnCost, profileMetrics[0].turnCost)
@@ -288,19 +311,18 @@ public enum Importer {
             try writer.add(Section.cchParent, topology.parent)
             try writer.add(Section.cchInputArc, topology.inputArc)
             writer.record(profileMetrics[0].metricSections)
-            try writer.add(Section.gridFirst, gridFirst)
-            try writer.add(Section.gridSegment, gridSegment)
-            for (index, entry) in profileMetrics.enumerated() where index > 0 {
-                guard let edges = network.profileEdges.first(where: { $0.profile == entry.profile }) else { continue }
-                try writer.add(entry.profile.baseSectionName(.timeForward), edges.timeForward)
-                try writer.add(entry.profile.baseSectionName(.timeBackward), edges.timeBackward)
-                try writer.add(entry.profile.baseSectionName(.flags), edges.flags)
+            try writer.place(Section.gridFirst)
+            try writer.place(Section.gridSegment)
+            for (index, entry) in profileMetrics.enumerated() where index > 0 && written.hasOwnEdges[index] {
+                try writer.place(entry.profile.baseSectionName(.timeForward))
+                try writer.place(entry.profile.baseSectionName(.timeBackward))
+                try writer.place(entry.profile.baseSectionName(.flags))
                 try writer.add(entry.profile.baseSectionName(.turnCost), entry.turnCost)
                 writer.record(entry.metricSections)
             }
-            if profileIDs.count > 1 && roadSet == .motor {
-                try writer.add(Section.limitEdge, network.limitEdge)
-                try writer.add(Section.limitValues, network.limitValues)
+            if withLimits {
+                try writer.place(Section.limitEdge)
+                try writer.place(Section.limitValues)
             }
         }
         guard writer.ahead.isEmpty else {
@@ -345,31 +367,6 @@ public enum Importer {
         if padded.shapeControl.count != padded.shapeLatE7.count { padded.shapeControl = ContiguousArray(repeating: 0, count: padded.shapeLatE7.count) }
         if padded.edgeGuide.count != padded.edgeCount { padded.edgeGuide = ContiguousArray(repeating: 0, count: padded.edgeCount) }
         return padded
-    }
-
-    /// Guidance sections: junction controls and exit numbers, shape-point controls, per-edge guidance records, and
-    /// each junction's outgoing directed edges (both ends of every edge, whether or not a car may drive them).
-    private static func addGuidance(_ network: RoadNetwork, to writer: inout StreamedSections) throws {
-        var firstOut = ContiguousArray<UInt32>(repeating: 0, count: network.nodeCount + 1)
-        for edge in 0..<network.edgeCount {
-            firstOut[Int(network.edgeFrom[edge]) + 1] += 1
-            firstOut[Int(network.edgeTo[edge]) + 1] += 1
-        }
-        for node in 0..<network.nodeCount { firstOut[node + 1] += firstOut[node] }
-        var fill = firstOut
-        var outgoing = ContiguousArray<UInt32>(repeating: 0, count: 2 * network.edgeCount)
-        for edge in 0..<network.edgeCount {
-            let from = Int(network.edgeFrom[edge]), to = Int(network.edgeTo[edge])
-            outgoing[Int(fill[from])] = UInt32(2 * edge); fill[from] += 1
-            outgoing[Int(fill[to])] = UInt32(2 * edge + 1); fill[to] += 1
-        }
-        try writer.add(Section.nodeControl, network.nodeControl)
-        try writer.add(Section.nodeExitRef, network.nodeExitRef)
-        try writer.add(Section.shapeControl, network.shapeControl)
-        try writer.add(Section.edgeGuide, network.edgeGuide)
-        try writer.add(Section.guideFields, network.guideFields)
-        try writer.add(Section.junctionFirstOut, firstOut)
-        try writer.add(Section.junctionOut, outgoing)
     }
 
     private static func addRestrictions(_ restrictions: [TurnRestriction], to writer: inout StreamedSections) throws {

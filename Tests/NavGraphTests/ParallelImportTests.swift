@@ -42,6 +42,34 @@ import Testing
         #expect(try sectionDigest(oneAtATime) == sectionDigest(sideBySide))
     }
 
+    /// The motor-first schedule (the cycling/walking set orders only once the motor set is done, each network written
+    /// and freed before its order or its customizations) gives the sections of the overlapping schedule, in the same
+    /// table order.
+    @Test func motorFirstScheduleGivesTheSameSections() throws {
+        let directory = Fixtures.workDirectory.appendingPathComponent("schedule")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let overlap = directory.appendingPathComponent("overlap.navgraph").path
+        let motorFirst = directory.appendingPathComponent("motor-first.navgraph").path
+        try Importer.run(input: Fixtures.pbf("malta"), output: overlap, log: ProgressLog(quiet: true), metricBudget: Importer.metricBudget,
+                         schedule: .overlap)
+        try Importer.run(input: Fixtures.pbf("malta"), output: motorFirst, log: ProgressLog(quiet: true), metricBudget: Importer.metricBudget,
+                         schedule: .motorFirst)
+        let sections = try sectionDigest(motorFirst)
+        #expect(sections == (try sectionDigest(overlap)))
+        #expect(sections.contains { $0.hasPrefix("a.") })
+    }
+
+    /// The motor road set listed after the other gets no gate (its thread might never start on one core) and still
+    /// imports both.
+    @Test func motorListedSecondStillImportsBoth() throws {
+        let directory = Fixtures.workDirectory.appendingPathComponent("schedule")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = directory.appendingPathComponent("active-first.navgraph").path
+        try Importer.run(input: Fixtures.pbf("monaco"), output: output, log: ProgressLog(quiet: true), roadSets: [.active, .motor],
+                         metricBudget: Importer.metricBudget, schedule: .motorFirst)
+        #expect(try sectionDigest(output).contains { $0.hasPrefix("a.") })
+    }
+
     /// A customization on two threads gives the one-thread metric arc for arc (weights and middle nodes), on a split
     /// with nodes on both sides and in the top (forced: `find` leaves graphs this small on one thread).
     @Test(arguments: ["malta", "milan"])

@@ -4,7 +4,8 @@ import Foundation
 /// its table entry, so the section's array can be freed as soon as the caller drops it. `entries` lists the sections
 /// in the order added (the order of the file's section table); `write` writes one without an entry, for a section
 /// made early (a metric right after its customization) whose entry is `record`ed later at its place in the table;
-/// `addAhead` writes one early whose entry the `add` of the same name puts in its place (its array may be empty by then).
+/// `addAhead` writes one early whose entry the `add` of the same name (its array may be empty by then) or `place` puts in
+/// its place.
 struct StreamedSections {
     let stream: GraphFileStream
     /// Maps the names given to `add` onto the names written (a road set's prefix); identity by default.
@@ -40,6 +41,17 @@ struct StreamedSections {
     func write<Element: BitwiseCopyable>(_ given: String, _ values: UnsafeBufferPointer<Element>) throws -> GraphFileSection {
         try stream.append(name: rename(given), elementSize: MemoryLayout<Element>.stride, bytes: UnsafeRawBufferPointer(values))
     }
+
+    /// Puts the entry of a section written by `addAhead` into the table here; a section never written ahead fails.
+    mutating func place(_ given: String) throws {
+        guard let written = ahead.removeValue(forKey: given) else {
+            throw NavGraphError("\(stream.path): section '\(rename(given))' was not written ahead", code: .ioFailure)
+        }
+        entries.append(written)
+    }
+
+    /// Whether a section of this name was written by `addAhead` and not placed yet.
+    func isAhead(_ given: String) -> Bool { ahead[given] != nil }
 
     /// Puts sections written earlier into the table here.
     mutating func record(_ written: [GraphFileSection]) { entries.append(contentsOf: written) }
