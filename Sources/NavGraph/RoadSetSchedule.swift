@@ -23,7 +23,7 @@ enum RoadSetSchedule: String, Sendable {
 }
 
 /// A one-way door between two road sets' threads: `open` once when the first is done (however it ended), after which
-/// every `wait` returns at once.
+/// every `wait` returns at once. Sendable because its only state is a `DispatchSemaphore`, which is itself thread-safe.
 final class RoadSetGate: @unchecked Sendable {
     private let opened = DispatchSemaphore(value: 0)
 
