@@ -1,8 +1,9 @@
 /// The intersections of one leg's steps, stored flat: one fixed-size record per intersection, and the bearings and
 /// entry flags of all their roads in two shared arrays, so that a leg's steps own a handful of arrays instead of two
-/// or three per intersection passed. Immutable once built (`IntersectionTable.Builder`); steps read it through
-/// `StepIntersections` and `Intersection`.
-public final class IntersectionTable: Sendable {
+/// or three per intersection passed. Filled once by `IntersectionTable.Builder.finish(into:)` before any step that
+/// refers to it is handed out, and immutable from then on (which is what makes it safe to share between threads);
+/// steps read it through `StepIntersections` and `Intersection`.
+public final class IntersectionTable: @unchecked Sendable {
     /// The fixed part of one intersection.
     struct Record: Sendable {
         var location: Coordinate
@@ -20,21 +21,18 @@ public final class IntersectionTable: Sendable {
         var control: UInt8
     }
 
-    let records: ContiguousArray<Record>
+    private(set) var records: ContiguousArray<Record>
     /// Wire bearings (0...359) of every intersection's roads, clockwise from north, ascending per intersection.
-    let bearings: ContiguousArray<UInt16>
+    private(set) var bearings: ContiguousArray<UInt16>
     /// Whether each road in `bearings` may be entered.
-    let entries: ContiguousArray<Bool>
+    private(set) var entries: ContiguousArray<Bool>
     /// Lane lists of the intersections that have them.
-    let lanes: ContiguousArray<[Lane]>
+    private(set) var lanes: ContiguousArray<[Lane]>
 
-    init(records: ContiguousArray<Record>, bearings: ContiguousArray<UInt16>, entries: ContiguousArray<Bool>,
-         lanes: ContiguousArray<[Lane]>) {
+    init(records: ContiguousArray<Record> = [], bearings: ContiguousArray<UInt16> = [], entries: ContiguousArray<Bool> = [],
+         lanes: ContiguousArray<[Lane]> = []) {
         self.records = records; self.bearings = bearings; self.entries = entries; self.lanes = lanes
     }
-
-    /// The table of no intersections (what steps point at until their leg's table is finished).
-    static let empty = IntersectionTable(records: [], bearings: [], entries: [], lanes: [])
 
     /// A table of the given intersections (copies their fields), for steps made by hand.
     static func of(_ list: [Intersection]) -> IntersectionTable {
@@ -141,14 +139,31 @@ public final class IntersectionTable: Sendable {
 
         /// The table of everything appended since the last `finish`; the builder starts empty again.
         func finish() -> IntersectionTable {
-            let table = IntersectionTable(records: ContiguousArray(UnsafeBufferPointer(start: records, count: count)),
-                                          bearings: ContiguousArray(UnsafeBufferPointer(start: bearings, count: roadCount)),
-                                          entries: ContiguousArray(UnsafeBufferPointer(start: entries, count: roadCount)),
-                                          lanes: lanes)
+            let table = IntersectionTable()
+            finish(into: table)
+            return table
+        }
+
+        /// Fills `table` (new, and not yet handed to any other thread) with everything appended since the last
+        /// `finish`; the builder starts empty again.
+        func finish(into table: IntersectionTable) {
+            table.records = Self.copied(records, count)
+            table.bearings = Self.copied(bearings, roadCount)
+            table.entries = Self.copied(entries, roadCount)
+            table.lanes = lanes
             count = 0
             roadCount = 0
             lanes = []
-            return table
+        }
+
+        /// The first `count` values at `start`, copied in one block.
+        private static func copied<Value>(_ start: UnsafeMutablePointer<Value>, _ count: Int) -> ContiguousArray<Value> {
+            guard count > 0 else { return [] }
+            return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
+                guard let base = buffer.baseAddress else { return }
+                base.initialize(from: start, count: count)
+                initialized = count
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ extension StepBuilder {
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
         var sums = (distance: 0.0, duration: 0.0, weight: 0.0)
-        stepIntersections.removeAll(keepingCapacity: true)
+        // The steps point at the leg's table from the start; it is filled once all of them are made.
+        let legTable = IntersectionTable()
         for (index, mark) in marks.enumerated() {
             let isArrive = mark.type == .arrive
             let end = isArrive ? last : marks[index + 1].coordinate
@@ -85,7 +86,6 @@ extension StepBuilder {
                                        nextSide: atManeuver ? nextSide : nil)
                 }
             }
-            stepIntersections.append(firstIntersection..<table.count)
             let name = text(graph.name(edge: edge, in: leg.nameLanguage))
             let rotaryName = (mark.type == .rotary || mark.type == .exitRotary) && mark.rotaryName != 0 ? text(mark.rotaryName) : ""
             steps.append(GuidanceStep(
@@ -93,12 +93,11 @@ extension StepBuilder {
                 destinations: text(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
                 exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : mode, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
-                intersections: StepIntersections(table: IntersectionTable.empty, records: 0..<0), roadClass: graph.roadClass(edge: edge),
+                intersections: StepIntersections(table: legTable, records: firstIntersection..<table.count), roadClass: graph.roadClass(edge: edge),
                 speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
         }
         // The leg's intersections are one table; each step sees its own records.
-        let finished = table.finish()
-        for index in steps.indices { steps[index].intersections = StepIntersections(table: finished, records: stepIntersections[index]) }
+        table.finish(into: legTable)
         return steps
     }
 

@@ -28,9 +28,8 @@ public final class StepBuilder {
     var along = ContiguousArray<Double>()
     /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
     var junctionAt = ContiguousArray<Int32>()
-    /// The intersections of the leg being assembled, and each step's records among them.
+    /// The intersections of the leg being assembled.
     let table = IntersectionTable.Builder()
-    var stepIntersections = ContiguousArray<Range<Int>>()
 
     /// The profile's travel mode (read once: the profile's rules are a large value).
     let mode: TravelMode
@@ -190,6 +189,10 @@ public final class StepBuilder {
         var rotaryName: UInt32 = 0
     }
 
+    /// Storage of the marks found on a leg and of those kept after collapsing, reused from leg to leg.
+    var foundMarks: [Mark] = []
+    var keptMarks: [Mark] = []
+
     /// A toll road entered within this many metres of the last toll piece is not announced again.
     static let tollQuietDistance = 5000.0
 
@@ -205,8 +208,14 @@ public final class StepBuilder {
         prepare(leg)
         func view(_ k: Int) -> JunctionView? { self.view(k, leg) }
         let departBearing = segmentBearing(coordinates, from: 0)
-        var marks = [Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
-                          bearingAfter: departBearing)]
+        // The marks found and the marks kept after collapsing use the builder's buffers (their storage is kept
+        // from leg to leg, so a leg's marks are not regrown from one).
+        var marks = foundMarks
+        foundMarks = []
+        marks.removeAll(keepingCapacity: true)
+        defer { foundMarks = marks }
+        marks.append(Mark(type: .depart, modifier: nil, coordinate: 0, edgeIndex: 0, bearingBefore: 0,
+                          bearingAfter: departBearing))
         var announcedEdge = edges[0] >> 1
         var lastToll = -Double.infinity
         var startRingExits = 0
@@ -338,12 +347,16 @@ public final class StepBuilder {
                 marks.append(mark)
             }
         }
-        marks = StepCollapser(graph: graph, leg: leg, along: along, degrees: degrees).collapse(marks)
-        wordEndsOfRoad(&marks, leg: leg)
+        var kept = keptMarks
+        keptMarks = []
+        kept.removeAll(keepingCapacity: true)
+        defer { keptMarks = kept }
+        StepCollapser(graph: graph, leg: leg, along: along, degrees: degrees).collapse(marks, into: &kept)
+        wordEndsOfRoad(&kept, leg: leg)
         let arriveBearing = segmentBearing(coordinates, from: last - 1)
-        marks.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
-                          bearingBefore: arriveBearing, bearingAfter: 0))
-        return assemble(marks, leg: leg, side: side)
+        kept.append(Mark(type: .arrive, modifier: nil, coordinate: last, edgeIndex: edges.count - 1,
+                         bearingBefore: arriveBearing, bearingAfter: 0))
+        return assemble(kept, leg: leg, side: side)
     }
 
     /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name

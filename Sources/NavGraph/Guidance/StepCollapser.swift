@@ -38,8 +38,8 @@ struct StepCollapser {
         return graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
     }
 
-    func collapse(_ input: [StepBuilder.Mark]) -> [StepBuilder.Mark] {
-        var marks: [StepBuilder.Mark] = []
+    /// The marks of `input` that are kept, merged where they collapse, appended to `marks` (empty on entry).
+    func collapse(_ input: [StepBuilder.Mark], into marks: inout [StepBuilder.Mark]) {
         marks.reserveCapacity(input.count)
         for mark in input {
             guard let previous = marks.last, previous.type != .depart,
@@ -79,7 +79,6 @@ struct StepCollapser {
             }
             marks[marks.count - 1] = merged
         }
-        return marks
     }
 
     static func isRight(_ modifier: ManeuverModifier) -> Bool {
