@@ -71,13 +71,7 @@ public final class IntersectionTable: @unchecked Sendable {
         /// Starts an intersection; its roads follow with `appendRoad` or `appendRoads`.
         func append(location: Coordinate, geometryIndex: Int, inIndex: Int?, outIndex: Int?, lanes laneList: [Lane]?,
                     control: UInt8) {
-            if count == recordCapacity {
-                let grown = UnsafeMutablePointer<Record>.allocate(capacity: 2 * recordCapacity)
-                grown.moveInitialize(from: records, count: count)
-                records.deallocate()
-                records = grown
-                recordCapacity *= 2
-            }
+            if count == recordCapacity { growRecords() }
             var lanesIndex: Int32 = -1
             if let laneList {
                 lanesIndex = Int32(lanes.count)
@@ -87,6 +81,15 @@ public final class IntersectionTable: @unchecked Sendable {
                                                     roadCount: 0, inIndex: Int32(inIndex ?? -1), outIndex: Int32(outIndex ?? -1),
                                                     lanes: lanesIndex, control: control))
             count += 1
+        }
+
+        /// Twice the room for records.
+        private func growRecords() {
+            let grown = UnsafeMutablePointer<Record>.allocate(capacity: 2 * recordCapacity)
+            grown.moveInitialize(from: records, count: count)
+            records.deallocate()
+            records = grown
+            recordCapacity *= 2
         }
 
         /// Room for `more` roads.
@@ -124,6 +127,30 @@ public final class IntersectionTable: @unchecked Sendable {
         func commitStaged(_ staged: Int) {
             roadCount += staged
             records[count - 1].roadCount += Int32(staged)
+        }
+
+        /// An intersection without lanes whose roads are the `listed` slots of a junction (bit per slot position,
+        /// bearing order), `entryBits` saying which may be entered (bit per listed road, in order).
+        func appendListed(slots base: UnsafePointer<JunctionSlot>, listed: UInt32, entryBits: UInt32, location: Coordinate,
+                          geometryIndex: Int, inIndex: Int, outIndex: Int, control: UInt8) {
+            if count == recordCapacity { growRecords() }
+            // At most one road per slot bit (counted as written: no popcount on the baseline target).
+            if roadCount + JunctionSlot.maskedDegree > roadCapacity { reserveRoads(JunctionSlot.maskedDegree) }
+            let roadBearings = bearings + roadCount, roadEntries = entries + roadCount
+            var remaining = listed, entriesLeft = entryBits, index = 0
+            while remaining != 0 {
+                let position = remaining.trailingZeroBitCount
+                remaining &= remaining - 1
+                roadBearings[index] = base[position].wire
+                roadEntries[index] = entriesLeft & 1 != 0
+                entriesLeft >>= 1
+                index += 1
+            }
+            (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
+                                                    roadCount: Int32(index), inIndex: Int32(inIndex), outIndex: Int32(outIndex),
+                                                    lanes: -1, control: control))
+            count += 1
+            roadCount += index
         }
 
         /// The roads of a junction view, for the intersection started last.

@@ -182,12 +182,6 @@ struct JunctionReader {
         return Bearing.planar(origin, previous)
     }
 
-    /// Starts loading the entry of `edgeTo` / `edgeFrom` that `head(of: d)` reads.
-    @inline(__always) func prefetchHead(of d: Int) {
-        let ends = d & 1 == 0 ? graph.edgeTo : graph.edgeFrom
-        if let base = ends.baseAddress, d >> 1 < ends.count { navgraph_prefetch(base + (d >> 1)) }
-    }
-
     /// Head junction of a directed edge.
     func head(of d: Int) -> Int { Int(d & 1 == 0 ? graph.edgeTo[d >> 1] : graph.edgeFrom[d >> 1]) }
 

@@ -145,35 +145,42 @@ extension StepBuilder {
     /// entry masks; false when it does not (the caller builds the view). Writes nothing, and says true, where there is
     /// no view, or where a junction passed without a maneuver (`atManeuver` false) would list fewer than three roads.
     /// `modifier` and `nextSide` choose the active lanes, as in `appendIntersection`.
-    func appendSlotIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
-                                nextSide: ManeuverModifier?) -> Bool {
-        let edges = leg.directedEdges
-        let at = leg.edgeFirstSegment[k]
+    /// The way passed before (`IntersectionMemo`) is written here; the rest by `appendScannedIntersection`.
+    @inline(__always) func appendSlotIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
+                                                  nextSide: ManeuverModifier?) -> Bool {
         guard hasView(k, leg) else { return true }
         guard approachIsPlain(k, leg) else { return false }
-        let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
+        let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k]
         let known = passed.passage(incoming: incoming, outgoing: outgoing)
-        if case .fewerThanThree = known, !atManeuver { return true }
-        let slots = reader.headSlots(of: incoming)
-        guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
-        if case let .listed(listedSlots, entryBits, inIndex, outIndex, control) = known, listedSlots >> slots.count == 0 {
+        switch known {
+        case .fewerThanThree where !atManeuver:
+            return true
+        case let .listed(listedSlots, entryBits, inIndex, outIndex, control):
             // Been this way before: the listed roads' bearings from the slots, the rest from the memo (which holds
             // approaches without lanes only, so the lanes are none whatever the maneuver).
-            let room = table.stageRoads(slots.count)
-            var remaining = listedSlots, entries = entryBits, index = 0
-            while remaining != 0 {
-                let position = remaining.trailingZeroBitCount
-                remaining &= remaining - 1
-                room.bearings[index] = base[position].wire
-                room.entries[index] = entries & 1 != 0
-                entries >>= 1
-                index += 1
+            let slots = reader.headSlots(of: incoming)
+            guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
+            if listedSlots >> slots.count == 0 {
+                let at = leg.edgeFirstSegment[k]
+                table.appendListed(slots: base, listed: listedSlots, entryBits: entryBits, location: leg.coordinates[at],
+                                   geometryIndex: at, inIndex: inIndex, outIndex: outIndex, control: control)
+                return true
             }
-            table.append(location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex, lanes: nil,
-                         control: control)
-            table.commitStaged(index)
-            return true
+        default:
+            break
         }
+        return appendScannedIntersection(k, leg: leg, atManeuver: atManeuver, modifier: modifier, nextSide: nextSide)
+    }
+
+    /// `appendSlotIntersection` for a way the memo does not know: one pass over the junction's slots, remembered
+    /// for next time where the approach has no lanes.
+    func appendScannedIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
+                                   nextSide: ManeuverModifier?) -> Bool {
+        let edges = leg.directedEdges
+        let at = leg.edgeFirstSegment[k]
+        let incoming = edges[k - 1], outgoing = edges[k], reverseIn = incoming ^ 1
+        let slots = reader.headSlots(of: incoming)
+        guard slots.count <= JunctionSlot.maskedDegree, let base = slots.baseAddress else { return false }
         // One pass: the wire bearings of the roads the view would list are staged in the table, with which slots
         // they are and where the two roads of the route lie among them.
         let room = table.stageRoads(slots.count)

@@ -132,6 +132,9 @@ public final class StepBuilder {
         goesOn.refill(false, count: edges.count)
         let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
         let reader = reader, passed = passed, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
+        // The ends of the edges (for the junction of each head), read as in `JunctionReader.head(of:)`.
+        let toBase = graph.edgeTo.baseAddress, fromBase = graph.edgeFrom.baseAddress
+        let endCount = min(graph.edgeTo.count, graph.edgeFrom.count)
         edges.withUnsafeBufferPointer { route in
             degrees.withUnsafeMutableBufferPointer { degreeOut in
                 goesOn.withUnsafeMutableBufferPointer { goesOnOut in
@@ -147,7 +150,10 @@ public final class StepBuilder {
                         if let classBase { navgraph_prefetch(classBase + (route[k] >> 1)) }
                         if !head.goesOn && head.degree != 2 {
                             reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
-                            reader.prefetchHead(of: route[k - 1])
+                            let arriving = route[k - 1]
+                            if let toBase, let fromBase, arriving >> 1 < endCount {
+                                navgraph_prefetch((arriving & 1 == 0 ? toBase : fromBase) + (arriving >> 1))
+                            }
                             passed.prefetch(route[k - 1])
                             turns.prefetch(route[k - 1])
                             if let plainNodes { navgraph_prefetch(plainNodes + route[k - 1]) }
