@@ -7,7 +7,11 @@ extension StepBuilder {
         let edges = leg.directedEdges
         // Which edge change (k) happens at each coordinate, for listing intersections.
         junctionAt.refill(-1, count: leg.coordinates.count)
-        for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last { junctionAt[leg.edgeFirstSegment[k]] = Int32(k) }
+        junctionAt.withUnsafeMutableBufferPointer { at in
+            for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last {
+                at[leg.edgeFirstSegment[k]] = Int32(k)
+            }
+        }
         prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
