@@ -2,13 +2,12 @@ import CThreadRandom
 import Foundation
 
 /// The intersections passed without a maneuver that a step builder wrote before, two entries per directed edge
-/// arriving at a junction (32 bytes, in one cache line): for the last two edges routes left by, newest first, which
-/// of the junction's slots the intersection
-/// lists, which of those may be entered, and where the route's two roads lie among them. Passing the same way again
-/// then costs two words and the listed bearings instead of a pass over the junction's slots. Only plain approaches
-/// (the arriving edge's own routing node) without `turn:lanes` are kept, where the record depends on the two edges
-/// alone. The memory comes zeroed from the system and only entries of edges routed over are touched. One memo serves
-/// one step builder (one thread).
+/// arriving at a junction (32 bytes, words 2-5 of the edge's `MemoLines` line, next to the turn memo's): for the last
+/// two edges routes left by, newest first, which of the junction's slots the intersection lists, which of those may
+/// be entered, and where the route's two roads lie among them. Passing the same way again then costs two words and
+/// the listed bearings instead of a pass over the junction's slots. Only plain approaches (the arriving edge's own
+/// routing node) without `turn:lanes` are kept, where the record depends on the two edges alone. One memo serves one
+/// step builder (one thread).
 final class IntersectionMemo {
     /// What is known about passing from one directed edge onto another.
     enum Passage {
@@ -27,24 +26,23 @@ final class IntersectionMemo {
         var masks: UInt64
     }
 
-    /// Two entries per arriving edge, aligned to 32 bytes so that both lie in one cache line.
-    private let entries: UnsafeMutablePointer<Entry>
-    private let allocation: UnsafeMutablePointer<Entry>
+    private let storage: MemoLines
     private let count: Int
     private static let fewerThanThree: UInt64 = 1 << 52
 
-    init(directedEdgeCount: Int) {
-        count = max(directedEdgeCount, 1)
-        allocation = zeroedMemory(count: 2 * count + 2)
-        let address = UInt(bitPattern: allocation)
-        entries = address % 32 == 0 ? allocation : allocation + 1
+    init(lines: MemoLines) {
+        storage = lines
+        count = lines.count
     }
 
-    deinit { free(allocation) }
+    /// The two entries of `incoming`, in its line after the turn memo's two words.
+    @inline(__always) private func pairOf(_ incoming: Int) -> UnsafeMutablePointer<Entry> {
+        UnsafeMutableRawPointer(storage.line(incoming) + 2).assumingMemoryBound(to: Entry.self)
+    }
 
     /// The entry for `incoming` that holds `outgoing`, or nil.
     @inline(__always) private func entry(_ incoming: Int, _ outgoing: Int) -> Entry? {
-        let pair = entries + 2 * incoming, key = UInt64(outgoing + 1)
+        let pair = pairOf(incoming), key = UInt64(outgoing + 1)
         if pair[0].key & 0xffff_ffff == key { return pair[0] }
         if pair[1].key & 0xffff_ffff == key { return pair[1] }
         return nil
@@ -52,7 +50,7 @@ final class IntersectionMemo {
 
     /// Stores `entry` for `incoming`: over the one for the same outgoing edge, else first, the older one kept second.
     @inline(__always) private func store(_ incoming: Int, _ entry: Entry) {
-        let pair = entries + 2 * incoming, key = entry.key & 0xffff_ffff
+        let pair = pairOf(incoming), key = entry.key & 0xffff_ffff
         if pair[0].key & 0xffff_ffff == key { pair[0] = entry; return }
         if pair[1].key & 0xffff_ffff == key { pair[1] = entry; return }
         pair[1] = pair[0]
@@ -62,11 +60,6 @@ final class IntersectionMemo {
     /// Whether the indices fit an entry.
     @inline(__always) private func fits(_ incoming: Int, _ outgoing: Int) -> Bool {
         incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max)
-    }
-
-    /// Starts loading the entry of `incoming`.
-    @inline(__always) func prefetch(_ incoming: Int) {
-        if incoming >= 0 && incoming < count { navgraph_prefetch(entries + 2 * incoming) }
     }
 
     /// What the memo holds for passing from `incoming` onto `outgoing`.

@@ -42,8 +42,9 @@ public final class StepBuilder {
         self.graph = graph
         reader = JunctionReader(graph: graph)
         classifier = TurnClassifier(graph: graph)
-        turns = TurnMemo(directedEdgeCount: 2 * graph.edgeFrom.count)
-        passed = IntersectionMemo(directedEdgeCount: 2 * graph.edgeFrom.count)
+        let memoLines = MemoLines(directedEdgeCount: 2 * graph.edgeFrom.count)
+        turns = TurnMemo(lines: memoLines)
+        passed = IntersectionMemo(lines: memoLines)
         mode = graph.profile.mode
     }
 
@@ -131,7 +132,7 @@ public final class StepBuilder {
         degrees.refill(0, count: edges.count)
         goesOn.refill(false, count: edges.count)
         let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
-        let reader = reader, passed = passed, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
+        let reader = reader, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
         // The ends of the edges (for the junction of each head), read as in `JunctionReader.head(of:)`.
         let toBase = graph.edgeTo.baseAddress, fromBase = graph.edgeFrom.baseAddress
         let endCount = min(graph.edgeTo.count, graph.edgeFrom.count)
@@ -154,7 +155,6 @@ public final class StepBuilder {
                             if let toBase, let fromBase, arriving >> 1 < endCount {
                                 navgraph_prefetch((arriving & 1 == 0 ? toBase : fromBase) + (arriving >> 1))
                             }
-                            passed.prefetch(route[k - 1])
                             turns.prefetch(route[k - 1])
                             if let plainNodes { navgraph_prefetch(plainNodes + route[k - 1]) }
                         }

@@ -5,21 +5,19 @@ import Foundation
 /// last two edges left by, newest first): the edge left by and the answer with and without a name change, so a
 /// junction a router has classified before costs one read instead of a pass over its roads, even where routes cross
 /// it two ways. Only turns made from the arriving edge's plain routing node are kept (a turn restriction's copy of
-/// the node sees other entries). The memory comes zeroed from the system and only the pages of edges routed over are
-/// ever touched. One memo serves one step builder (one thread).
+/// the node sees other entries). The words are the first two of the edge's `MemoLines` line, next to the
+/// intersection memo's. One memo serves one step builder (one thread).
 final class TurnMemo {
-    private let words: UnsafeMutablePointer<UInt64>
+    private let storage: MemoLines
     private let count: Int
     /// Every (type, modifier) a classifier answer can hold, by index.
     private static let types = ManeuverType.allCases
     private static let modifiers = ManeuverModifier.allCases
 
-    init(directedEdgeCount: Int) {
-        count = max(directedEdgeCount, 1)
-        words = zeroedMemory(count: 2 * count)
+    init(lines: MemoLines) {
+        storage = lines
+        count = lines.count
     }
-
-    deinit { free(words) }
 
     /// The classifier's answer for the turn from `incoming` onto `outgoing`, `renamed` saying whether the road taken
     /// changes the announced name; `classify` runs when the memo does not know it.
@@ -30,7 +28,7 @@ final class TurnMemo {
         if found.known { return found.answer }
         let made = classify()
         let code = UInt64(Self.encode(made)) << (renamed ? 48 : 32), key = UInt64(outgoing + 1)
-        let pair = words + 2 * incoming
+        let pair = storage.line(incoming)
         // A word for this edge keeps its other answer; otherwise the older word goes and the new one comes first.
         if pair[0] & 0xffff_ffff == key {
             pair[0] |= code
@@ -48,16 +46,16 @@ final class TurnMemo {
         incoming >= 0 && incoming < count && outgoing >= 0 && outgoing < Int(UInt32.max)
     }
 
-    /// Starts loading the word of `incoming`.
+    /// Starts loading the line of `incoming` (its intersection memo entries too).
     @inline(__always) func prefetch(_ incoming: Int) {
-        if incoming >= 0 && incoming < count { navgraph_prefetch(words + 2 * incoming) }
+        if incoming >= 0 && incoming < count { navgraph_prefetch(storage.line(incoming)) }
     }
 
     /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
     /// when it does not: then `answer` is nil too).
     @inline(__always) func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
         guard fits(incoming, outgoing) else { return (false, nil) }
-        let pair = words + 2 * incoming, key = UInt64(outgoing + 1)
+        let pair = storage.line(incoming), key = UInt64(outgoing + 1)
         let word = pair[0] & 0xffff_ffff == key ? pair[0] : pair[1]
         guard word & 0xffff_ffff == key else { return (false, nil) }
         let code = Int((word >> (renamed ? 48 : 32)) & 0xffff)
