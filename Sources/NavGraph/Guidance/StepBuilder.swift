@@ -131,7 +131,6 @@ public final class StepBuilder {
         for d in edges { reader.heads.prefetch(d) }
         degrees.refill(0, count: edges.count)
         goesOn.refill(false, count: edges.count)
-        let flagBase = graph.edgeFlags.baseAddress, classBase = graph.edgeClass.baseAddress
         let reader = reader, turns = turns, plainNodes = graph.routingNodeOfEdge.baseAddress
         // The ends of the edges (for the junction of each head), read as in `JunctionReader.head(of:)`.
         let toBase = graph.edgeTo.baseAddress, fromBase = graph.edgeFrom.baseAddress
@@ -144,11 +143,10 @@ public final class StepBuilder {
                         degreeOut[k] = UInt32(head.degree)
                         goesOnOut[k] = head.goesOn
                         roads += head.degree
-                        // The walk below reads every edge's flags and class, and the junctions of three or more
-                        // roads: start loading them all now, so their cache misses overlap instead of coming one at
-                        // a time.
-                        if let flagBase { navgraph_prefetch(flagBase + (route[k] >> 1)) }
-                        if let classBase { navgraph_prefetch(classBase + (route[k] >> 1)) }
+                        // The walk below reads the junctions of three or more roads: start loading them all now,
+                        // so their cache misses overlap instead of coming one at a time. (Edge flags and classes are
+                        // not prefetched: consecutive edges of a route mostly share their lines, and the prefetches
+                        // cost more than they saved.)
                         if !head.goesOn && head.degree != 2 {
                             reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
                             let arriving = route[k - 1]
