@@ -1,3 +1,4 @@
+import CThreadRandom
 import Foundation
 
 /// The `navgraph import` pipeline: read OSM, build the road network and turn graph, order, contract,
@@ -194,12 +195,12 @@ public enum Importer {
         if let tries = environment["NAVGRAPH_ORDER_SPLIT_TRIES"].flatMap({ Int32($0) }) { effort.splitSeparatorTries = tries }
         if let tries = environment["NAVGRAPH_ORDER_ND_TRIES"].flatMap({ Int32($0) }) { effort.nodeNDSeparatorTries = tries }
         effort.seed = environment["NAVGRAPH_ORDER_SEED"].flatMap { Int32($0) }
-        let rank = try log.phase(tag + "order") {
+        var rank = try log.phase(tag + "order") {
             (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
                                                splitLevels: splitLevels, reduction: reduction, effort: effort),
              "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
         }
-        let turns = renumber(unordered, rank: rank)
+        var turns = renumber(unordered, rank: rank)
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
@@ -209,11 +210,11 @@ public enum Importer {
         }
         try writer.addAhead(Section.routingComponent, component)
         component = []
-        let topology = try log.phase(tag + "contract") {
+        var topology = try log.phase(tag + "contract") {
             let topology = try ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
             return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
         }
-        let turnCost = log.phase(tag + "turn costs") {
+        var turnCost = log.phase(tag + "turn costs") {
             let costs = held.map { TurnCosts.compute(network: $0, turns: turns) } ?? ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
             let total = costs.reduce(0) { $0 + Int($1) }
             return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
@@ -225,38 +226,47 @@ public enum Importer {
         } else {
             written?.renumber(rank: rank)
         }
-        guard let written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
+        guard var written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
         routingNodeOfEdge = []
+        rank = []
+        // The customizations read the turn graph, the turn costs and the input arcs only once each, in turn-arc order:
+        // they are written ahead and read back in pieces, so that only the hierarchy and one metric are resident.
+        let routingNodeCount = turns.nodeCount, turnCount = turns.arcCount
+        let inputArcs = try writeTurnsAhead(&turns, turnCost: &turnCost, inputArc: &topology.inputArc, profiles: profileIDs,
+                                            hasOwnEdges: written.hasOwnEdges, restrictions: profileRestrictions, to: &writer)
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
         // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
         // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
         // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
-        let customized = profileIDs.map { _ in CustomizedProfile() }
+        let customized = written.takeNodeWeights().map { CustomizedProfile(nodeWeight: $0) }
         let metricWriter = writer  // only its `write` is used, from the customization threads
         let metricBytes = 4 * 4 * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
+        let hasOwnEdges = written.hasOwnEdges
+        let hierarchy = topology  // what the customization threads read (the same arrays)
+        let split = oneAtATime ? CCHView.with(hierarchy: hierarchy) { CustomizationSplit.find($0) } : nil
+        navgraph_release_free_memory()  // what the order, the contraction and the other road set freed in their threads' arenas
         let customize = { (index: Int) in
             let id = profileIDs[index]
-            let costs = ProfileTurnCosts.apply(profileRestrictions, profile: id, to: turnCost, turns: turns)
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                    let metric = CCHView.with(topology, turns) { view in
-                        written.nodeWeights[index].withUnsafeBufferPointer { weights in
-                            costs.withUnsafeBufferPointer {
-                                Customization.customize(view, nodeWeight: weights, turnCost: $0, threads: oneAtATime ? 2 : 1)
-                            }
+                    let nodeWeight = customized[index].nodeWeight
+                    customized[index].nodeWeight = []
+                    let metric = try CCHView.with(hierarchy: hierarchy) { view in
+                        try nodeWeight.withUnsafeBufferPointer { weights in
+                            try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
                         }
                     }
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
-                    if written.hasOwnEdges[index] {
+                    if hasOwnEdges[index] {
                         sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
                         sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
                     }
-                    return ((id, costs, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
+                    return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }
             }
         }
@@ -265,7 +275,7 @@ public enum Importer {
         } else {
             PhaseWorkers.run(profileIDs.count, customize)
         }
-        var profileMetrics: [(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metricSections: [GraphFileSection])] = []
+        var profileMetrics: [(profile: ProfileID, metricSections: [GraphFileSection])] = []
         for entry in customized {
             guard let result = entry.value else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
             profileMetrics.append(try result.get())
@@ -278,7 +288,7 @@ public enum Importer {
             formatVersion: GraphFileFormat.version, profile: profile,
             source: .init(name: (input as NSString).lastPathComponent, bytes: (attributes[.size] as? Int) ?? 0, modified: iso.string(from: modified)),
             createdAt: iso.string(from: Date()), nodeCount: written.nodeCount, edgeCount: written.edgeCount,
-            shapePointCount: written.shapePointCount, routingNodeCount: turns.nodeCount, turnCount: turns.arcCount,
+            shapePointCount: written.shapePointCount, routingNodeCount: routingNodeCount, turnCount: turnCount,
             cchArcCount: topology.arcCount, bbox: written.bbox, grid: written.grid, componentSizes: Array(componentSizes.prefix(20)),
             componentCount: componentSizes.count, report: report, phaseSeconds: log.phaseSeconds,
             phaseMemory: log.phaseMemory, phaseCPUSeconds: log.phaseCPUSeconds,
@@ -299,17 +309,17 @@ public enum Importer {
             try writer.addData(Section.nameLanguages, Data(LocalizedNames.languages.joined(separator: ",").utf8))
             try writer.place(Section.nameWay)
             try writer.place(Section.nameLocal)
-            try writer.add(Section.routingEdge, turns.directedEdge)
+            try writer.place(Section.routingEdge)
             try writer.place(Section.routingNodeOfEdge)
             try writer.place(Section.routingComponent)
-            try writer.add(Section.turnFirstOut, turns.firstOut)
-            try writer.add(Section.turnHead, turns.head)
-            try writer.add(Section.turnCost, profileMetrics[0].turnCost)
+            try writer.place(Section.turnFirstOut)
+            try writer.place(Section.turnHead)
+            try writer.place(Section.turnCost)
             try addRestrictions(restrictions, to: &writer)
             try writer.add(Section.cchFirstUp, topology.firstUp)
             try writer.add(Section.cchUpHead, topology.upHead)
             try writer.add(Section.cchParent, topology.parent)
-            try writer.add(Section.cchInputArc, topology.inputArc)
+            try writer.place(Section.cchInputArc)
             writer.record(profileMetrics[0].metricSections)
             try writer.place(Section.gridFirst)
             try writer.place(Section.gridSegment)
@@ -317,7 +327,7 @@ public enum Importer {
                 try writer.place(entry.profile.baseSectionName(.timeForward))
                 try writer.place(entry.profile.baseSectionName(.timeBackward))
                 try writer.place(entry.profile.baseSectionName(.flags))
-                try writer.add(entry.profile.baseSectionName(.turnCost), entry.turnCost)
+                try writer.place(entry.profile.baseSectionName(.turnCost))
                 writer.record(entry.metricSections)
             }
             if withLimits {
@@ -357,6 +367,33 @@ public enum Importer {
         try writer.addAhead(Section.nameWay, network.localizedNames.ways)
         try writer.addAhead(Section.nameLocal, network.localizedNames.names)
         network.localizedNames = LocalizedNames()
+    }
+
+    /// Writes ahead what the customizations read of the turn graph, turn arc by turn arc (its heads, each profile's
+    /// turn costs with its own restrictions, the hierarchy's input arcs), and the rest of the turn graph, and empties
+    /// them all; gives each profile's input arcs, read back from the file. A later profile without edge arrays of its
+    /// own has no turn-cost section: its costs stay in memory.
+    private static func writeTurnsAhead(_ turns: inout TurnGraph, turnCost: inout ContiguousArray<UInt32>, inputArc: inout ContiguousArray<UInt32>,
+                                        profiles: [ProfileID], hasOwnEdges: [Bool], restrictions: [TurnRestriction],
+                                        to writer: inout StreamedSections) throws -> [InputArcSource] {
+        var costs: [InputArcSource.Column] = []
+        for (index, id) in profiles.enumerated() {
+            let profileCosts = ProfileTurnCosts.apply(restrictions, profile: id, to: turnCost, turns: turns)
+            if index == 0 || hasOwnEdges[index] {
+                costs.append(.written(try writer.addAhead(index == 0 ? Section.turnCost : id.baseSectionName(.turnCost), profileCosts)))
+            } else {
+                costs.append(.memory(profileCosts))
+            }
+        }
+        turnCost = []
+        let count = turns.arcCount
+        try writer.addAhead(Section.routingEdge, turns.directedEdge)
+        try writer.addAhead(Section.turnFirstOut, turns.firstOut)
+        let head = try writer.addAhead(Section.turnHead, turns.head)
+        turns = TurnGraph()
+        let code = try writer.addAhead(Section.cchInputArc, inputArc)
+        inputArc = []
+        return costs.map { InputArcSource(count: count, head: .written(head), code: .written(code), cost: $0, stream: writer.stream) }
     }
 
     /// A network whose guidance arrays have their full size (readers without guidance data leave them empty).
@@ -446,8 +483,11 @@ private final class RoadSetOutcome: @unchecked Sendable {
     var result: Result<(StreamedSections, GraphMetadata), any Error>?
 }
 
-/// One profile's turn costs and its metric's sections, already in the file (written by its customization thread, read
-/// after all finished).
+/// One profile's customization: its routing-node weights until it starts, then its metric's sections, already in the
+/// file (written by its customization thread, read after all finished).
 private final class CustomizedProfile: @unchecked Sendable {
-    var value: Result<(profile: ProfileID, turnCost: ContiguousArray<UInt32>, metricSections: [GraphFileSection]), any Error>?
+    var nodeWeight: ContiguousArray<UInt32>
+    var value: Result<(profile: ProfileID, metricSections: [GraphFileSection]), any Error>?
+
+    init(nodeWeight: ContiguousArray<UInt32>) { self.nodeWeight = nodeWeight }
 }

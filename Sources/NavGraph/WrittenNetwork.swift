@@ -68,6 +68,12 @@ struct WrittenNetwork {
                               bbox: bbox, grid: grid, nodeWeights: weights, hasOwnEdges: hasOwnEdges)
     }
 
+    /// Hands over the node weights (each profile's customization frees its own), leaving none here.
+    mutating func takeNodeWeights() -> [ContiguousArray<UInt32>] {
+        defer { nodeWeights = [] }
+        return nodeWeights
+    }
+
     /// Moves the node weights from the numbering `write` saw to rank order (node v becomes rank[v]).
     mutating func renumber(rank: ContiguousArray<UInt32>) {
         for index in nodeWeights.indices {

@@ -84,6 +84,19 @@ public struct CCHView: @unchecked Sendable {
         }
     }
 
+    /// A view of the hierarchy alone (its turn arrays empty), valid inside `body`: for a customization whose input
+    /// arcs come from elsewhere (InputArcSource).
+    static func with<Result>(hierarchy topology: CCHTopology, _ body: (CCHView) throws -> Result) rethrows -> Result {
+        try topology.parent.withUnsafeBufferPointer { parent in
+            try topology.firstUp.withUnsafeBufferPointer { firstUp in
+                try topology.upHead.withUnsafeBufferPointer { upHead in
+                    try body(CCHView(firstUp: firstUp, upHead: upHead, parent: parent, inputArc: UnsafeBufferPointer(start: nil, count: 0),
+                                     turnFirstOut: UnsafeBufferPointer(start: nil, count: 0), turnHead: UnsafeBufferPointer(start: nil, count: 0)))
+                }
+            }
+        }
+    }
+
     /// Index of the upward arc low -> high, if it exists.
     @inline(__always)
     public func arc(from low: Int, to high: Int) -> Int? {
@@ -110,17 +123,30 @@ public enum Customization {
     /// On two threads along `split`, or on one.
     static func customize(_ cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, turnCost: UnsafeBufferPointer<UInt32>,
                           split: CustomizationSplit?) -> CCHMetric {
+        let turnArcs = cch.turnFirstOut.last.map { Int($0) } ?? 0
+        return customize(hierarchy: cch, nodeWeight: nodeWeight, split: split) { add in
+            add(UnsafeBufferPointer(rebasing: cch.turnHead[0..<turnArcs]), UnsafeBufferPointer(rebasing: cch.inputArc[0..<turnArcs]),
+                UnsafeBufferPointer(rebasing: turnCost[0..<turnArcs]))
+        }
+    }
+
+    /// The metric of `cch`'s hierarchy (its turn arrays are not read) from input arcs that `inputArcs` hands to the
+    /// function it is given in pieces: each turn arc's head, its hierarchy arc code (CCHTopology.inputArc) and its turn
+    /// cost (InputArcSource.forEachPiece).
+    static func customize(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
+                          inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void)
+        rethrows -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount)
         guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
         let infinity = CCHMetric.infinity
 
         // Input arcs.
-        for tail in 0..<cch.nodeCount {
-            for arc in Int(cch.turnFirstOut[tail])..<Int(cch.turnFirstOut[tail + 1]) {
-                let entered = nodeWeight[Int(cch.turnHead[arc])]
-                let code = cch.inputArc[arc]
+        try inputArcs { heads, codes, costs in
+            for arc in 0..<heads.count {
+                let entered = nodeWeight[Int(heads[arc])]
+                let code = codes[arc]
                 guard entered < infinity, code != UInt32.max else { continue }
-                let weight = UInt32(min(UInt64(infinity - 1), UInt64(entered) + UInt64(turnCost[arc])))
+                let weight = UInt32(min(UInt64(infinity - 1), UInt64(entered) + UInt64(costs[arc])))
                 let cchArc = Int(code >> 1)
                 if code & 1 == 0 {
                     if weight < forward[cchArc] { forward[cchArc] = weight }

@@ -30,45 +30,61 @@ public enum NestedDissectionOrder {
                                splitLevels: Int = 2, reduction: CoreReduction.Mode = .treesAndChains,
                                effort: Effort = Effort()) throws -> ContiguousArray<UInt32> {
         guard nodeCount > 1 else { return ContiguousArray(0..<UInt32(nodeCount)) }
-        let (xadj, adjncy) = symmetricAdjacency(nodeCount: nodeCount, firstOut: firstOut, head: head)
-        if adjncy.isEmpty { return ContiguousArray(0..<UInt32(nodeCount)) }
+        // Each graph below is dropped as soon as the next one is made from it (the order's peak is METIS's memory
+        // next to the graphs still held).
+        let graph: MetisGraph
+        do {
+            let (xadj, adjncy) = symmetricAdjacency(nodeCount: nodeCount, firstOut: firstOut, head: head)
+            if adjncy.isEmpty { return ContiguousArray(0..<UInt32(nodeCount)) }
+            graph = MetisGraph(xadj: xadj.map { idx_t($0) }, adjacency: adjncy.map { idx_t($0) })
+        }
         _ = navgraph_thread_random_first(1)  // keeps the per-thread rand() that METIS relies on linked in
-        let graph = MetisGraph(xadj: xadj.map { idx_t($0) }, adjacency: adjncy.map { idx_t($0) })
-        let rank = reduction == .none ? try order(graph, splitLevels: splitLevels, effort: effort)
-            : try reducedOrder(CoreReduction(graph, mode: reduction), nodeCount: nodeCount, splitLevels: splitLevels, effort: effort)
+        let rank: [idx_t]
+        if reduction == .none {
+            rank = try order(consume graph, splitLevels: splitLevels, effort: effort)
+        } else {
+            let reduced = CoreReduction(consume graph, mode: reduction)
+            rank = try reducedOrder(consume reduced, nodeCount: nodeCount, splitLevels: splitLevels, effort: effort)
+        }
         navgraph_release_free_memory()  // what METIS freed on the worker threads stays in their malloc arenas otherwise
         return ContiguousArray(rank.map { UInt32($0) })
     }
 
     /// Rank of every node: the removed trees and chains first, in their elimination order, then the core's order.
-    static func reducedOrder(_ reduction: CoreReduction, nodeCount: Int, splitLevels: Int, effort: Effort) throws -> [idx_t] {
+    static func reducedOrder(_ reduction: consuming CoreReduction, nodeCount: Int, splitLevels: Int, effort: Effort) throws -> [idx_t] {
         var rank = [idx_t](repeating: 0, count: nodeCount)
         for (position, node) in reduction.bottom.enumerated() { rank[Int(node)] = idx_t(position) }
-        let coreRank: [idx_t] = reduction.core.nodeCount > 1 && !reduction.core.adjacency.isEmpty
-            ? try order(reduction.core, splitLevels: splitLevels, effort: effort) : (0..<idx_t(reduction.core.nodeCount)).map { $0 }
         let offset = idx_t(reduction.bottom.count)
+        reduction.bottom = []
+        let core = reduction.core
+        reduction.core = MetisGraph(xadj: [0], adjacency: [])
+        let coreNodeCount = core.nodeCount
+        let coreRank: [idx_t] = coreNodeCount > 1 && !core.adjacency.isEmpty
+            ? try order(consume core, splitLevels: splitLevels, effort: effort) : (0..<idx_t(coreNodeCount)).map { $0 }
         for (local, node) in reduction.coreNodes.enumerated() { rank[Int(node)] = offset + coreRank[local] }
         return rank
     }
 
     /// Rank of every node of `graph`: one METIS_NodeND call, or a separator and two concurrently ordered sides.
-    static func order(_ graph: MetisGraph, splitLevels: Int, effort: Effort) throws -> [idx_t] {
-        guard splitLevels > 0, graph.nodeCount >= minimumSplitSize else { return try nodeND(graph, effort: effort) }
+    static func order(_ graph: consuming MetisGraph, splitLevels: Int, effort: Effort) throws -> [idx_t] {
+        guard splitLevels > 0, graph.nodeCount >= minimumSplitSize else { return try nodeND(consume graph, effort: effort) }
         let side = try separator(graph, effort: effort)
-        let sides = [graph.induced(side: side, 0), graph.induced(side: side, 1)]
-        let results = [OrderResult(), OrderResult()]
+        let nodeCount = graph.nodeCount
+        let parts = [OrderPart(graph.induced(side: side, 0)), OrderPart(graph.induced(side: side, 1))]
+        _ = consume graph  // each side's thread holds the only copy of its subgraph
         PhaseWorkers.run(2) { index in
-            do { results[index].rank = try order(sides[index].graph, splitLevels: splitLevels - 1, effort: effort) }
-            catch { results[index].error = error }
+            guard let subgraph = parts[index].graph.take() else { return }
+            do { parts[index].rank = try order(consume subgraph, splitLevels: splitLevels - 1, effort: effort) }
+            catch { parts[index].error = error }
         }
-        for result in results { if let error = result.error { throw error } }
-        var rank = [idx_t](repeating: 0, count: graph.nodeCount)
+        for part in parts { if let error = part.error { throw error } }
+        var rank = [idx_t](repeating: 0, count: nodeCount)
         var offset = 0
-        for (index, part) in sides.enumerated() {
-            for (local, node) in part.nodes.enumerated() { rank[Int(node)] = idx_t(offset) + results[index].rank[local] }
+        for part in parts {
+            for (local, node) in part.nodes.enumerated() { rank[Int(node)] = idx_t(offset) + part.rank[local] }
             offset += part.nodes.count
         }
-        for node in 0..<graph.nodeCount where side[node] == 2 {
+        for node in 0..<nodeCount where side[node] == 2 {
             rank[node] = idx_t(offset)
             offset += 1
         }
@@ -76,29 +92,38 @@ public enum NestedDissectionOrder {
     }
 
     /// METIS_NodeND on the whole graph: rank (METIS's iperm) of every node.
-    static func nodeND(_ graph: MetisGraph, effort: Effort) throws -> [idx_t] {
-        var xadj = graph.xadj, adjacency = graph.adjacency
-        var count = idx_t(graph.nodeCount)
+    static func nodeND(_ graph: consuming MetisGraph, effort: Effort) throws -> [idx_t] {
+        let nodeCount = graph.nodeCount
+        var count = idx_t(nodeCount)
+        // Moved out rather than copied (METIS takes them as mutable pointers).
+        var xadj: [idx_t] = [], adjacency: [idx_t] = []
+        swap(&xadj, &graph.xadj)
+        swap(&adjacency, &graph.adjacency)
         var options = defaultOptions(seed: effort.seed)
         options[Int(METIS_OPTION_NSEPS.rawValue)] = effort.nodeNDSeparatorTries
-        var permutation = [idx_t](repeating: 0, count: graph.nodeCount)
-        var rank = [idx_t](repeating: 0, count: graph.nodeCount)
+        var permutation = [idx_t](repeating: 0, count: nodeCount)
+        var rank = [idx_t](repeating: 0, count: nodeCount)
         let status = METIS_NodeND(&count, &xadj, &adjacency, nil, &options, &permutation, &rank)
         guard status == METIS_OK.rawValue else {
-            throw NavGraphError("METIS_NodeND failed with status \(status) on \(graph.nodeCount) nodes")
+            throw NavGraphError("METIS_NodeND failed with status \(status) on \(nodeCount) nodes")
         }
         return rank
     }
 
     /// METIS_ComputeVertexSeparator: 0 or 1 for the two sides, 2 for the separator, per node.
     static func separator(_ graph: MetisGraph, effort: Effort) throws -> [idx_t] {
-        var xadj = graph.xadj, adjacency = graph.adjacency
         var count = idx_t(graph.nodeCount)
         var options = defaultOptions(seed: effort.seed)
         options[Int(METIS_OPTION_NSEPS.rawValue)] = effort.splitSeparatorTries
         var separatorSize: idx_t = 0
         var side = [idx_t](repeating: 0, count: graph.nodeCount)
-        let status = METIS_ComputeVertexSeparator(&count, &xadj, &adjacency, nil, &options, &separatorSize, &side)
+        // METIS reads the graph without writing it (C numbering: nothing renumbered in place), so it is not copied.
+        let status = graph.xadj.withUnsafeBufferPointer { xadj in
+            graph.adjacency.withUnsafeBufferPointer { adjacency in
+                METIS_ComputeVertexSeparator(&count, UnsafeMutablePointer(mutating: xadj.baseAddress),
+                                             UnsafeMutablePointer(mutating: adjacency.baseAddress), nil, &options, &separatorSize, &side)
+            }
+        }
         guard status == METIS_OK.rawValue else {
             throw NavGraphError("METIS_ComputeVertexSeparator failed with status \(status) on \(graph.nodeCount) nodes")
         }
@@ -178,8 +203,13 @@ struct MetisGraph: Sendable {
     }
 }
 
-/// One concurrently computed part order (written by one thread, read after both finished).
-private final class OrderResult: @unchecked Sendable {
+/// One side of a separator: its subgraph until its thread takes it, its nodes' ids in the graph split, and its order
+/// (written by its thread, read after both finished).
+private final class OrderPart: @unchecked Sendable {
+    var graph: MetisGraph?
+    let nodes: [idx_t]
     var rank: [idx_t] = []
     var error: (any Error)?
+
+    init(_ part: (graph: MetisGraph, nodes: [idx_t])) { graph = part.graph; nodes = part.nodes }
 }

@@ -25,7 +25,7 @@ struct AtomicFileOutput {
         let directory = (path as NSString).deletingLastPathComponent
         #if os(Linux)
         // O_TMPFILE is __O_TMPFILE | O_DIRECTORY; Glibc's macro does not import into Swift.
-        let unnamed = open(directory.isEmpty ? "." : directory, Int32(0o20000000) | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o644)
+        let unnamed = open(directory.isEmpty ? "." : directory, Int32(0o20000000) | O_DIRECTORY | O_RDWR | O_CLOEXEC, 0o644)
         #else
         let unnamed: Int32 = -1
         #endif
@@ -38,7 +38,7 @@ struct AtomicFileOutput {
             throw NavGraphError("\(path): cannot create the output file (\(Self.reason()))", code: .ioFailure)
         }
         let temporary = Self.temporaryName(for: path)
-        let named = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let named = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard named >= 0 else { throw NavGraphError("\(path): cannot create the output file (\(Self.reason()))", code: .ioFailure) }
         descriptor = named
         namedTemporary = temporary
@@ -75,6 +75,20 @@ struct AtomicFileOutput {
                 }
                 offset += count
             }
+        }
+    }
+
+    /// Reads back bytes already written at `position` (opened for reading too: a section written ahead read in pieces).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int) throws {
+        precondition(position + buffer.count <= bytesWritten, "read past the end of the written bytes")
+        var offset = 0
+        while offset < buffer.count {
+            let count = pread(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                throw NavGraphError("\(path): reading back failed at byte \(position + offset) (\(Self.reason()))", code: .ioFailure)
+            }
+            offset += count
         }
     }
 

@@ -63,6 +63,19 @@ final class GraphFileStream: @unchecked Sendable {
         }
     }
 
+    /// Reads `buffer.count` elements of a section written by this stream, from element `first` on.
+    func read<Element: BitwiseCopyable>(_ section: GraphFileSection, from first: Int, into buffer: UnsafeMutableBufferPointer<Element>) throws {
+        precondition(section.elementSize == MemoryLayout<Element>.stride && (first + buffer.count) * section.elementSize <= section.length,
+                     "read outside section '\(section.name)'")
+        // A copy taken under the lock: its descriptor and written length stay valid for positional reads.
+        let written = try lock.withLock {
+            if let failure { throw failure }
+            guard !closed else { throw NavGraphError("\(path): section '\(section.name)' read after the file was closed", code: .ioFailure) }
+            return output
+        }
+        try written.read(into: UnsafeMutableRawBufferPointer(buffer), at: section.offset + first * section.elementSize)
+    }
+
     /// Writes the header and the section table (`sections` in table order), flushes, and gives the file its name.
     func commit(_ sections: [GraphFileSection]) throws {
         try lock.withLock {

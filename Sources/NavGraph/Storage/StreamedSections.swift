@@ -22,8 +22,11 @@ struct StreamedSections {
     }
 
     /// Writes a section now; the later `add` of the same name puts its entry in the table instead of writing it again.
-    mutating func addAhead<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws {
-        ahead[given] = try write(given, values)
+    @discardableResult
+    mutating func addAhead<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws -> GraphFileSection {
+        let section = try write(given, values)
+        ahead[given] = section
+        return section
     }
 
     mutating func addData(_ given: String, _ bytes: Data) throws {
