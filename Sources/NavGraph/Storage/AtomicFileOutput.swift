@@ -66,14 +66,8 @@ struct AtomicFileOutput {
     func write(_ data: Data, at position: Int) throws {
         precondition(position + data.count <= bytesWritten, "overwrite past the end of the written bytes")
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let count = pwrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    throw NavGraphError("\(path): writing failed at byte \(position + offset) (\(Self.reason()))", code: .ioFailure)
-                }
-                offset += count
+            try transferAll(buffer.count, at: position, failing: "writing failed") { offset in
+                pwrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
             }
         }
     }
@@ -81,14 +75,23 @@ struct AtomicFileOutput {
     /// Reads back bytes already written at `position` (opened for reading too: a section written ahead read in pieces).
     func read(into buffer: UnsafeMutableRawBufferPointer, at position: Int) throws {
         precondition(position + buffer.count <= bytesWritten, "read past the end of the written bytes")
+        try transferAll(buffer.count, at: position, failing: "reading back failed") { offset in
+            pread(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
+        }
+    }
+
+    /// Repeats a positional read or write (`transfer(offset)` moves the bytes from `offset` on and says how many, -1
+    /// on error) until `count` bytes are done, again after an interrupted call; a failed or empty one throws
+    /// "`failure` at byte N" with the system's reason.
+    private func transferAll(_ count: Int, at position: Int, failing failure: String, _ transfer: (Int) -> Int) throws {
         var offset = 0
-        while offset < buffer.count {
-            let count = pread(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, off_t(position + offset))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                throw NavGraphError("\(path): reading back failed at byte \(position + offset) (\(Self.reason()))", code: .ioFailure)
+        while offset < count {
+            let done = transfer(offset)
+            if done < 0 && errno == EINTR { continue }
+            guard done > 0 else {
+                throw NavGraphError("\(path): \(failure) at byte \(position + offset) (\(Self.reason()))", code: .ioFailure)
             }
-            offset += count
+            offset += done
         }
     }
 
