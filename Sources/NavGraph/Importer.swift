@@ -66,7 +66,8 @@ public enum Importer {
         // motor-first schedule the other road sets order their turn graphs only once the motor set is done.
         let outcomes = roadSets.map { _ in RoadSetOutcome() }
         // (Only with motor first in the list: its thread then always starts, whatever the number of threads.)
-        let motorDone = schedule == .motorFirst && roadSets.count > 1 && roadSets.first == .motor ? RoadSetGate() : nil
+        let motorDone = schedule.motorOrdersFirst && roadSets.count > 1 && roadSets.first == .motor ? RoadSetGate() : nil
+        let networkTurns = schedule == .networksInTurn ? RoadNetworkTurns(roadSetCount: roadSets.count, threadCount: Parallel.workerCount) : nil
         PhaseWorkers.run(roadSets.count) { index in
             let roadSet = roadSets[index]
             defer { if roadSet == .motor { motorDone?.open() } }
@@ -76,8 +77,8 @@ public enum Importer {
                 log.say(String(format: "%@ road set: waited %.2fs for the motor road set before its order", roadSet.rawValue, waited))
             }
             outcomes[index].result = Result {
-                try importRoadSet(roadSet, from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions, log: log,
-                                  metricBudget: metricBudget, beforeOrder: beforeOrder, to: stream)
+                try importRoadSet(roadSet, index: index, from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions,
+                                  log: log, networkTurns: networkTurns, metricBudget: metricBudget, beforeOrder: beforeOrder, to: stream)
             }
         }
         // A failed write ends the import, whichever road set it stopped.
@@ -102,14 +103,21 @@ public enum Importer {
         return motorMetadata
     }
 
-    /// One road set of an OSM import: its road network, then everything `addRoadSet` adds, in its own sections.
-    private static func importRoadSet(_ roadSet: RoadSet, from shared: SharedOSMSource, input: String, honourTurnRestrictions: Bool,
-                                      log: ProgressLog, metricBudget: Int, beforeOrder: () -> Void,
+    /// One road set of an OSM import (the `index`-th): its road network (at its turn, with `networkTurns`), then
+    /// everything `addRoadSet` adds, in its own sections.
+    private static func importRoadSet(_ roadSet: RoadSet, index: Int, from shared: SharedOSMSource, input: String,
+                                      honourTurnRestrictions: Bool, log: ProgressLog, networkTurns: RoadNetworkTurns?,
+                                      metricBudget: Int, beforeOrder: () -> Void,
                                       to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         var network = RoadNetwork(), restrictions: [TurnRestriction] = []
+        if let networkTurns {
+            let waited = networkTurns.waitForTurn(index)
+            if index > 0 { log.say(String(format: "%@road set: waited %.2fs for the road network before it", tag, waited)) }
+        }
         do {
+            defer { networkTurns?.done(index) }
             defer { shared.release() }
             (network, restrictions) = try log.phase(tag + "road network") {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
@@ -117,6 +125,10 @@ public enum Importer {
                 built.0.compact()
                 return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
             }
+        }
+        if let networkTurns, index < networkTurns.lastIndex {
+            let waited = networkTurns.waitForAll()
+            log.say(String(format: "%@road set: waited %.2fs for the other road networks", tag.isEmpty ? "motor " : tag, waited))
         }
         var writer = StreamedSections(stream: stream)
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.

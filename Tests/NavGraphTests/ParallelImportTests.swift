@@ -43,18 +43,19 @@ import Testing
     }
 
     /// The motor-first schedule (the cycling/walking set orders only once the motor set is done, each network written
-    /// and freed before its order or its customizations) gives the sections of the overlapping schedule, in the same
-    /// table order.
-    @Test func motorFirstScheduleGivesTheSameSections() throws {
+    /// and freed before its order or its customizations) and the networks-in-turn one (the road networks built one
+    /// after the other first) give the sections of the overlapping schedule, in the same table order.
+    @Test(arguments: [RoadSetSchedule.motorFirst, .networksInTurn])
+    func schedulesGiveTheSameSections(schedule: RoadSetSchedule) throws {
         let directory = Fixtures.workDirectory.appendingPathComponent("schedule")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let overlap = directory.appendingPathComponent("overlap.navgraph").path
-        let motorFirst = directory.appendingPathComponent("motor-first.navgraph").path
+        let overlap = directory.appendingPathComponent("overlap-\(schedule.rawValue).navgraph").path
+        let scheduled = directory.appendingPathComponent("\(schedule.rawValue).navgraph").path
         try Importer.run(input: Fixtures.pbf("malta"), output: overlap, log: ProgressLog(quiet: true), metricBudget: Importer.metricBudget,
                          schedule: .overlap)
-        try Importer.run(input: Fixtures.pbf("malta"), output: motorFirst, log: ProgressLog(quiet: true), metricBudget: Importer.metricBudget,
-                         schedule: .motorFirst)
-        let sections = try sectionDigest(motorFirst)
+        try Importer.run(input: Fixtures.pbf("malta"), output: scheduled, log: ProgressLog(quiet: true), metricBudget: Importer.metricBudget,
+                         schedule: schedule)
+        let sections = try sectionDigest(scheduled)
         #expect(sections == (try sectionDigest(overlap)))
         #expect(sections.contains { $0.hasPrefix("a.") })
     }
