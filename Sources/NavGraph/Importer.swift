@@ -114,7 +114,7 @@ public enum Importer {
         var network = RoadNetwork(), restrictions: [TurnRestriction] = []
         if let networkTurns {
             let waited = networkTurns.waitForTurn(index)
-            if index > 0 { log.say(String(format: "%@road set: waited %.2fs for the road network before it", tag, waited)) }
+            if index > 0 { log.say(String(format: "%@ road set: waited %.2fs for the road network before it", roadSet.rawValue, waited)) }
         }
         do {
             defer { networkTurns?.done(index) }
@@ -128,7 +128,7 @@ public enum Importer {
         }
         if let networkTurns, index < networkTurns.lastIndex {
             let waited = networkTurns.waitForAll()
-            log.say(String(format: "%@road set: waited %.2fs for the other road networks", tag.isEmpty ? "motor " : tag, waited))
+            log.say(String(format: "%@ road set: waited %.2fs for the other road networks", roadSet.rawValue, waited))
         }
         var writer = StreamedSections(stream: stream)
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
