@@ -17,10 +17,39 @@ final class IntersectionMemo {
         /// Slot positions listed (bit per position), entry flags in listed order (bit per listed road), the
         /// arriving and leaving roads' indices among the listed ones, and the junction's `NodeControl` bits.
         case listed(slots: UInt32, entries: UInt32, inIndex: Int, outIndex: Int, control: UInt8)
+        /// At most `packedLimit` listed roads, given whole: their wire bearings (`PackedRoads`), so that writing the
+        /// intersection reads no junction slot at all.
+        case packed(roads: PackedRoads, inIndex: Int, outIndex: Int, control: UInt8)
     }
 
+    /// Up to `packedLimit` roads of an intersection in one word: wire bearing j (0...359) in bits 9j..<9j+9, entry
+    /// flag j in bit 54+j, the road count in bits 60-62.
+    struct PackedRoads {
+        var word: UInt64
+        var count: Int { Int((word >> 60) & 0x7) }
+        @inline(__always) func bearing(_ j: Int) -> UInt16 { UInt16(truncatingIfNeeded: (word >> UInt64(9 * j)) & 0x1ff) }
+        @inline(__always) func entry(_ j: Int) -> Bool { (word >> UInt64(54 + j)) & 1 != 0 }
+
+        /// The roads as stored in a memo entry.
+        init(word: UInt64) { self.word = word }
+
+        /// The roads `bearings[0..<count]` with entry flags `entries` (bit per road), or nil when they do not fit.
+        init?(bearings: UnsafePointer<UInt16>, count: Int, entries: UInt32) {
+            guard count <= IntersectionMemo.packedLimit else { return nil }
+            var word = UInt64(count) << 60 | UInt64(entries & 0x3f) << 54
+            for j in 0..<count {
+                guard bearings[j] < 512 else { return nil }
+                word |= UInt64(bearings[j]) << UInt64(9 * j)
+            }
+            self.word = word
+        }
+    }
+
+    /// Intersections with at most this many listed roads are kept whole (`Passage.packed`).
+    static let packedLimit = 6
+
     /// Word 0: outgoing edge + 1 (bits 0-31), in index (32-37), out index (38-43), control (44-51), fewer than three
-    /// roads (52). Word 1: listed slots (0-31), entries (32-63).
+    /// roads (52), packed (53). Word 1: listed slots (0-31) and entries (32-63), or the packed roads.
     private struct Entry {
         var key: UInt64
         var masks: UInt64
@@ -29,6 +58,8 @@ final class IntersectionMemo {
     private let storage: MemoLines
     private let count: Int
     private static let fewerThanThree: UInt64 = 1 << 52
+    /// Set when word 1 holds `PackedRoads` rather than slot and entry masks.
+    private static let packedFlag: UInt64 = 1 << 53
 
     init(lines: MemoLines) {
         storage = lines
@@ -66,6 +97,10 @@ final class IntersectionMemo {
     @inline(__always) func passage(incoming: Int, outgoing: Int) -> Passage {
         guard fits(incoming, outgoing), let entry = entry(incoming, outgoing) else { return .unknown }
         if entry.key & Self.fewerThanThree != 0 { return .fewerThanThree }
+        if entry.key & Self.packedFlag != 0 {
+            return .packed(roads: PackedRoads(word: entry.masks), inIndex: Int((entry.key >> 32) & 0x3f),
+                           outIndex: Int((entry.key >> 38) & 0x3f), control: UInt8(truncatingIfNeeded: entry.key >> 44))
+        }
         return .listed(slots: UInt32(truncatingIfNeeded: entry.masks), entries: UInt32(truncatingIfNeeded: entry.masks >> 32),
                        inIndex: Int((entry.key >> 32) & 0x3f), outIndex: Int((entry.key >> 38) & 0x3f),
                        control: UInt8(truncatingIfNeeded: entry.key >> 44))
@@ -84,5 +119,12 @@ final class IntersectionMemo {
         guard fits(incoming, outgoing), (0..<32).contains(inIndex), (0..<32).contains(outIndex) else { return }
         let key = UInt64(outgoing + 1) | UInt64(inIndex) << 32 | UInt64(outIndex) << 38 | UInt64(control) << 44
         store(incoming, Entry(key: key, masks: UInt64(slots) | UInt64(entryBits) << 32))
+    }
+
+    /// Remembers the intersection written when passing from `incoming` onto `outgoing` whole (`PackedRoads`).
+    func remember(incoming: Int, outgoing: Int, roads: PackedRoads, inIndex: Int, outIndex: Int, control: UInt8) {
+        guard fits(incoming, outgoing), (0..<32).contains(inIndex), (0..<32).contains(outIndex) else { return }
+        let key = UInt64(outgoing + 1) | UInt64(inIndex) << 32 | UInt64(outIndex) << 38 | UInt64(control) << 44 | Self.packedFlag
+        store(incoming, Entry(key: key, masks: roads.word))
     }
 }

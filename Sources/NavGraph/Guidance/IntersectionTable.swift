@@ -1,3 +1,5 @@
+import Foundation
+
 /// The intersections of one leg's steps, stored flat: one fixed-size record per intersection, and the bearings and
 /// entry flags of all their roads in two shared arrays, so that a leg's steps own a handful of arrays instead of two
 /// or three per intersection passed. Filled once by `IntersectionTable.Builder.finish(into:)` before any step that
@@ -21,17 +23,41 @@ public final class IntersectionTable: @unchecked Sendable {
         var control: UInt8
     }
 
-    private(set) var records: ContiguousArray<Record>
+    /// One block from `malloc` holding the records, then the bearings, then the entry flags (nil when empty),
+    /// freed with the table.
+    private var block: UnsafeMutableRawPointer?
+    /// The records, in leg order.
+    private(set) var records = UnsafeBufferPointer<Record>(start: nil, count: 0)
     /// Wire bearings (0...359) of every intersection's roads, clockwise from north, ascending per intersection.
-    private(set) var bearings: ContiguousArray<UInt16>
+    private(set) var bearings = UnsafeBufferPointer<UInt16>(start: nil, count: 0)
     /// Whether each road in `bearings` may be entered.
-    private(set) var entries: ContiguousArray<Bool>
+    private(set) var entries = UnsafeBufferPointer<Bool>(start: nil, count: 0)
     /// Lane lists of the intersections that have them.
-    private(set) var lanes: ContiguousArray<[Lane]>
+    private(set) var lanes = ContiguousArray<[Lane]>()
 
-    init(records: ContiguousArray<Record> = [], bearings: ContiguousArray<UInt16> = [], entries: ContiguousArray<Bool> = [],
-         lanes: ContiguousArray<[Lane]> = []) {
-        self.records = records; self.bearings = bearings; self.entries = entries; self.lanes = lanes
+    init() {}
+
+    deinit { free(block) }
+
+    /// Takes a copy of `recordCount` records and `roadCount` roads, in one exactly sized block (one allocation per
+    /// leg, whatever the builder's capacity), and the lane lists; only called once, before the table is shared.
+    fileprivate func fill(records source: UnsafePointer<Record>, recordCount: Int, bearings roadBearings: UnsafePointer<UInt16>,
+                          entries roadEntries: UnsafePointer<Bool>, roadCount: Int, lanes laneLists: ContiguousArray<[Lane]>) {
+        lanes = laneLists
+        let recordBytes = recordCount * MemoryLayout<Record>.stride, bearingBytes = roadCount * MemoryLayout<UInt16>.stride
+        let total = recordBytes + bearingBytes + roadCount
+        guard total > 0 else { return }
+        guard let raw = malloc(total) else { fatalError("out of memory for an intersection table of \(total) bytes") }
+        block = raw
+        let recordStart = raw.bindMemory(to: Record.self, capacity: recordCount)
+        recordStart.initialize(from: source, count: recordCount)
+        let bearingStart = (raw + recordBytes).bindMemory(to: UInt16.self, capacity: roadCount)
+        bearingStart.initialize(from: roadBearings, count: roadCount)
+        let entryStart = (raw + recordBytes + bearingBytes).bindMemory(to: Bool.self, capacity: roadCount)
+        entryStart.initialize(from: roadEntries, count: roadCount)
+        records = UnsafeBufferPointer(start: recordStart, count: recordCount)
+        bearings = UnsafeBufferPointer(start: bearingStart, count: roadCount)
+        entries = UnsafeBufferPointer(start: entryStart, count: roadCount)
     }
 
     /// A table of the given intersections (copies their fields), for steps made by hand.
@@ -153,6 +179,24 @@ public final class IntersectionTable: @unchecked Sendable {
             roadCount += index
         }
 
+        /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`).
+        func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int, inIndex: Int,
+                          outIndex: Int, control: UInt8) {
+            if count == recordCapacity { growRecords() }
+            if roadCount + IntersectionMemo.packedLimit > roadCapacity { reserveRoads(IntersectionMemo.packedLimit) }
+            let roadBearings = bearings + roadCount, roadEntries = entries + roadCount
+            let listed = roads.count
+            for j in 0..<listed {
+                roadBearings[j] = roads.bearing(j)
+                roadEntries[j] = roads.entry(j)
+            }
+            (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
+                                                    roadCount: Int32(listed), inIndex: Int32(inIndex), outIndex: Int32(outIndex),
+                                                    lanes: -1, control: control))
+            count += 1
+            roadCount += listed
+        }
+
         /// The roads of a junction view, for the intersection started last.
         func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
             reserveRoads(roads.count)
@@ -174,23 +218,10 @@ public final class IntersectionTable: @unchecked Sendable {
         /// Fills `table` (new, and not yet handed to any other thread) with everything appended since the last
         /// `finish`; the builder starts empty again.
         func finish(into table: IntersectionTable) {
-            table.records = Self.copied(records, count)
-            table.bearings = Self.copied(bearings, roadCount)
-            table.entries = Self.copied(entries, roadCount)
-            table.lanes = lanes
+            table.fill(records: records, recordCount: count, bearings: bearings, entries: entries, roadCount: roadCount, lanes: lanes)
             count = 0
             roadCount = 0
             lanes = []
-        }
-
-        /// The first `count` values at `start`, copied in one block.
-        private static func copied<Value>(_ start: UnsafeMutablePointer<Value>, _ count: Int) -> ContiguousArray<Value> {
-            guard count > 0 else { return [] }
-            return ContiguousArray(unsafeUninitializedCapacity: count) { buffer, initialized in
-                guard let base = buffer.baseAddress else { return }
-                base.initialize(from: start, count: count)
-                initialized = count
-            }
         }
     }
 }

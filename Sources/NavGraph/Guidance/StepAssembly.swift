@@ -5,13 +5,9 @@ extension StepBuilder {
     func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
         let last = leg.coordinates.count - 1
         let edges = leg.directedEdges
-        // Which edge change (k) happens at each coordinate, for listing intersections.
-        junctionAt.refill(-1, count: leg.coordinates.count)
-        junctionAt.withUnsafeMutableBufferPointer { at in
-            for k in 1..<edges.count where leg.edgeFirstSegment[k] > 0 && leg.edgeFirstSegment[k] < last {
-                at[leg.edgeFirstSegment[k]] = Int32(k)
-            }
-        }
+        // The junctions a step passes are found by a cursor over the edge changes (k), which move forward with the
+        // steps (`JunctionCursor`).
+        var cursor = JunctionCursor(firstSegments: leg.edgeFirstSegment, last: last)
         prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
@@ -50,9 +46,12 @@ extension StepBuilder {
             let forward = d & 1 == 0
             let flags = graph.flags(edge: edge)
             var exits = ""
+            // The edge changes of the junctions the step passes, its maneuver's first where it has one.
+            let passedStart = mark.type == .depart ? 1 : mark.coordinate
+            let passed = isArrive ? 0..<0 : cursor.junctions(from: passedStart, to: end)
             if let node = mark.node {
                 // The junction's exit number, from its view when built (its slots are in cache), else from the graph.
-                let k = mark.coordinate < junctionAt.count ? Int(junctionAt[mark.coordinate]) : -1
+                let k = cursor.junction(at: mark.coordinate, in: passed)
                 let built = k >= 0 && viewIndex[k] >= 0 ? madeViews[Int(viewIndex[k])] : nil
                 let exitRef = built?.node == node ? built?.exitRef ?? 0 : graph.nodeExitRef[node]
                 if exitRef != 0 { exits = text(exitRef) }
@@ -75,10 +74,10 @@ extension StepBuilder {
             var nextSide: ManeuverModifier?
             if !isArrive, index + 2 < marks.count, distance < Self.laneLookahead { nextSide = marks[index + 1].modifier }
             if !isArrive {
-                let passedStart = mark.type == .depart ? 1 : mark.coordinate
-                for coordinate in passedStart..<max(passedStart, end) {
-                    let k = Int(junctionAt[coordinate])
-                    guard k >= 0 else { continue }
+                for k in passed {
+                    let coordinate = leg.edgeFirstSegment[k]
+                    // Where consecutive edge changes share a coordinate, the last one stands for it.
+                    if k + 1 < edges.count && leg.edgeFirstSegment[k + 1] == coordinate { continue }
                     if coordinate != mark.coordinate && degrees[k] <= 2 { continue }
                     let atManeuver = coordinate == mark.coordinate
                     if viewIndex[k] < 0 && appendSlotIntersection(k, leg: leg, atManeuver: atManeuver,
@@ -103,6 +102,43 @@ extension StepBuilder {
         // The leg's intersections are one table; each step sees its own records.
         table.finish(into: legTable)
         return steps
+    }
+
+    /// The edge changes (k, between edges k-1 and k) of a leg whose coordinates lie strictly inside the leg, found
+    /// step by step: the steps come in leg order, so a cursor that moves forward visits each edge change about once.
+    struct JunctionCursor {
+        let firstSegments: [Int]
+        let last: Int
+        /// The first edge change not yet passed by an earlier step.
+        var next = 1
+
+        init(firstSegments: [Int], last: Int) {
+            self.firstSegments = firstSegments; self.last = last
+        }
+
+        /// The edge changes at coordinates `from..<to` (inside the leg), in order.
+        mutating func junctions(from: Int, to: Int) -> Range<Int> {
+            let count = firstSegments.count
+            // Back up for a step that starts before the last one ended (not expected; kept exact all the same).
+            while next > 1 && firstSegments[next - 1] >= from { next -= 1 }
+            var start = next
+            while start < count && (firstSegments[start] < from || firstSegments[start] <= 0) { start += 1 }
+            var end = start
+            let limit = min(to, last)
+            while end < count && firstSegments[end] < limit { end += 1 }
+            next = end
+            return start..<end
+        }
+
+        /// The edge change standing for `coordinate` among `range` (the last there), -1 when none.
+        func junction(at coordinate: Int, in range: Range<Int>) -> Int {
+            var found = -1
+            for k in range {
+                let at = firstSegments[k]
+                if at == coordinate { found = k } else if at > coordinate { break }
+            }
+            return found
+        }
     }
 
     /// Starts loading what each step reads about the road it takes (ref, speed limit, class, guidance record), so
@@ -158,6 +194,12 @@ extension StepBuilder {
         let known = passed.passage(incoming: incoming, outgoing: outgoing)
         switch known {
         case .fewerThanThree where !atManeuver:
+            return true
+        case let .packed(roads, inIndex, outIndex, control):
+            // Been this way before, and the memo holds the whole intersection.
+            let at = leg.edgeFirstSegment[k]
+            table.appendPacked(roads, location: leg.coordinates[at], geometryIndex: at, inIndex: inIndex, outIndex: outIndex,
+                               control: control)
             return true
         case let .listed(listedSlots, entryBits, inIndex, outIndex, control):
             // Been this way before: the listed roads' bearings from the slots, the rest from the memo (which holds
@@ -228,7 +270,10 @@ extension StepBuilder {
             index += 1
         }
         table.commitStaged(listed)
-        if lanesId == 0 && listed >= 3 {
+        if lanesId == 0 && listed >= 3, let roads = IntersectionMemo.PackedRoads(bearings: room.bearings, count: listed, entries: entryBits) {
+            passed.remember(incoming: incoming, outgoing: outgoing, roads: roads, inIndex: inIndex, outIndex: outIndex,
+                            control: base.pointee.control)
+        } else if lanesId == 0 && listed >= 3 {
             passed.remember(incoming: incoming, outgoing: outgoing, slots: listedSlots, entries: entryBits, inIndex: inIndex,
                             outIndex: outIndex, control: base.pointee.control)
         }

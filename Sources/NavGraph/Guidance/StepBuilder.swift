@@ -26,8 +26,6 @@ public final class StepBuilder {
     var goesOn = ContiguousArray<Bool>()
     /// Metres from the leg's start to each of its coordinates.
     var along = ContiguousArray<Double>()
-    /// Edge change index per coordinate of the leg, -1 where none (for listing intersections).
-    var junctionAt = ContiguousArray<Int32>()
     /// The intersections of the leg being assembled.
     let table = IntersectionTable.Builder()
 
