@@ -45,7 +45,8 @@ final class IntersectionMemo {
         }
     }
 
-    /// Intersections with at most this many listed roads are kept whole (`Passage.packed`).
+    /// Intersections with at most this many listed roads are kept whole (`Passage.packed`; `appendPacked` writes
+    /// exactly six places, and `PackedRoads` has room for six bearings).
     static let packedLimit = 6
 
     /// Word 0: outgoing edge + 1 (bits 0-31), in index (32-37), out index (38-43), control (44-51), fewer than three
@@ -104,6 +105,18 @@ final class IntersectionMemo {
         return .listed(slots: UInt32(truncatingIfNeeded: entry.masks), entries: UInt32(truncatingIfNeeded: entry.masks >> 32),
                        inIndex: Int((entry.key >> 32) & 0x3f), outIndex: Int((entry.key >> 38) & 0x3f),
                        control: UInt8(truncatingIfNeeded: entry.key >> 44))
+    }
+
+    /// The whole intersection for passing from `incoming` onto `outgoing` where the memo holds it packed
+    /// (`Passage.packed`), else nil: the fast path of `passage` for the common case, with no enum in between.
+    @inline(__always) func packed(incoming: Int, outgoing: Int) -> (roads: PackedRoads, key: UInt64)? {
+        guard fits(incoming, outgoing), let entry = entry(incoming, outgoing), entry.key & Self.packedFlag != 0 else { return nil }
+        return (PackedRoads(word: entry.masks), entry.key)
+    }
+
+    /// The in index, out index and control bits of a packed entry's key (`packed`).
+    @inline(__always) static func indices(ofKey key: UInt64) -> (inIndex: Int, outIndex: Int, control: UInt8) {
+        (Int((key >> 32) & 0x3f), Int((key >> 38) & 0x3f), UInt8(truncatingIfNeeded: key >> 44))
     }
 
     /// Remembers that passing from `incoming` onto `outgoing` lists fewer than three roads.

@@ -179,17 +179,28 @@ public final class IntersectionTable: @unchecked Sendable {
             roadCount += index
         }
 
-        /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`).
-        func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int, inIndex: Int,
-                          outIndex: Int, control: UInt8) {
+        /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`). All
+        /// `packedLimit` places are written, without a loop or branch per road; those past the count are overwritten
+        /// by the next intersection.
+        @inline(__always) func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int,
+                                            inIndex: Int, outIndex: Int, control: UInt8) {
             if count == recordCapacity { growRecords() }
             if roadCount + IntersectionMemo.packedLimit > roadCapacity { reserveRoads(IntersectionMemo.packedLimit) }
             let roadBearings = bearings + roadCount, roadEntries = entries + roadCount
+            let word = roads.word
+            roadBearings[0] = UInt16(truncatingIfNeeded: word & 0x1ff)
+            roadBearings[1] = UInt16(truncatingIfNeeded: (word >> 9) & 0x1ff)
+            roadBearings[2] = UInt16(truncatingIfNeeded: (word >> 18) & 0x1ff)
+            roadBearings[3] = UInt16(truncatingIfNeeded: (word >> 27) & 0x1ff)
+            roadBearings[4] = UInt16(truncatingIfNeeded: (word >> 36) & 0x1ff)
+            roadBearings[5] = UInt16(truncatingIfNeeded: (word >> 45) & 0x1ff)
+            roadEntries[0] = (word >> 54) & 1 != 0
+            roadEntries[1] = (word >> 55) & 1 != 0
+            roadEntries[2] = (word >> 56) & 1 != 0
+            roadEntries[3] = (word >> 57) & 1 != 0
+            roadEntries[4] = (word >> 58) & 1 != 0
+            roadEntries[5] = (word >> 59) & 1 != 0
             let listed = roads.count
-            for j in 0..<listed {
-                roadBearings[j] = roads.bearing(j)
-                roadEntries[j] = roads.entry(j)
-            }
             (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
                                                     roadCount: Int32(listed), inIndex: Int32(inIndex), outIndex: Int32(outIndex),
                                                     lanes: -1, control: control))

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One 64-byte cache line per directed edge arriving at a junction, shared by the step builder's `TurnMemo` (bytes
-/// 0-15) and `IntersectionMemo` (bytes 16-47), so that passing a junction the builder has seen reads one line for
-/// both. The memory comes zeroed from the system (`zeroedMemory`) and only the lines of edges routed over are ever
+/// 0-15), `IntersectionMemo` (bytes 16-47) and `EdgeBearingMemo` (bytes 48-63), so that passing a junction the
+/// builder has seen reads one line for all three. The memory comes zeroed from the system (`zeroedMemory`) and only the lines of edges routed over are ever
 /// touched. Owned by the two memos of one step builder (one thread); freed when both are gone.
 final class MemoLines {
     /// 64-bit words per line.

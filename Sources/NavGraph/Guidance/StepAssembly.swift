@@ -8,6 +8,9 @@ extension StepBuilder {
         // The junctions a step passes are found by a cursor over the edge changes (k), which move forward with the
         // steps (`JunctionCursor`).
         var cursor = JunctionCursor(firstSegments: leg.edgeFirstSegment, last: last)
+        // Routing nodes the leg passes, to tell plain approaches (`approachIsPlain`).
+        let routing = leg.routingNodes, plainNodes = graph.routingNodeOfEdge
+        let plainNodesKnown = routing.count == edges.count
         prefetchStepEdges(marks, edges: edges)
         var steps: [GuidanceStep] = []
         steps.reserveCapacity(marks.count)
@@ -48,10 +51,10 @@ extension StepBuilder {
             var exits = ""
             // The edge changes of the junctions the step passes, its maneuver's first where it has one.
             let passedStart = mark.type == .depart ? 1 : mark.coordinate
-            let passed = isArrive ? 0..<0 : cursor.junctions(from: passedStart, to: end)
+            let passedJunctions = isArrive ? 0..<0 : cursor.junctions(from: passedStart, to: end)
             if let node = mark.node {
                 // The junction's exit number, from its view when built (its slots are in cache), else from the graph.
-                let k = cursor.junction(at: mark.coordinate, in: passed)
+                let k = cursor.junction(at: mark.coordinate, in: passedJunctions)
                 let built = k >= 0 && viewIndex[k] >= 0 ? madeViews[Int(viewIndex[k])] : nil
                 let exitRef = built?.node == node ? built?.exitRef ?? 0 : graph.nodeExitRef[node]
                 if exitRef != 0 { exits = text(exitRef) }
@@ -74,12 +77,20 @@ extension StepBuilder {
             var nextSide: ManeuverModifier?
             if !isArrive, index + 2 < marks.count, distance < Self.laneLookahead { nextSide = marks[index + 1].modifier }
             if !isArrive {
-                for k in passed {
+                for k in passedJunctions {
                     let coordinate = leg.edgeFirstSegment[k]
                     // Where consecutive edge changes share a coordinate, the last one stands for it.
                     if k + 1 < edges.count && leg.edgeFirstSegment[k + 1] == coordinate { continue }
                     if coordinate != mark.coordinate && degrees[k] <= 2 { continue }
                     let atManeuver = coordinate == mark.coordinate
+                    // Passed this way before on the plain approach, and the memo holds the whole intersection.
+                    if viewIndex[k] < 0 && leg.edgeFirstSegment[k - 1] < coordinate && (!plainNodesKnown || routing[k - 1] == Int(plainNodes[edges[k - 1]])),
+                       let hit = passed.packed(incoming: edges[k - 1], outgoing: edges[k]) {
+                        let (inIndex, outIndex, control) = IntersectionMemo.indices(ofKey: hit.key)
+                        table.appendPacked(hit.roads, location: leg.coordinates[coordinate], geometryIndex: coordinate, inIndex: inIndex,
+                                           outIndex: outIndex, control: control)
+                        continue
+                    }
                     if viewIndex[k] < 0 && appendSlotIntersection(k, leg: leg, atManeuver: atManeuver,
                                                                   modifier: atManeuver ? mark.modifier : nil,
                                                                   nextSide: atManeuver ? nextSide : nil) { continue }
@@ -154,10 +165,12 @@ extension StepBuilder {
             navgraph_prefetch(speeds + edge)
             navgraph_prefetch(classes + edge)
         }
+        let exitRefs = graph.nodeExitRef
         for mark in marks {
             let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
             let record = Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount
             if record < graph.guideFields.count { navgraph_prefetch(fields + record) }
+            if let node = mark.node, node >= 0, node < exitRefs.count, let base = exitRefs.baseAddress { navgraph_prefetch(base + node) }
         }
     }
 

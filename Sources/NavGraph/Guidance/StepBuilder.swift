@@ -14,6 +14,8 @@ public final class StepBuilder {
     let turns: TurnMemo
     /// The intersections already written where routes passed without a maneuver.
     let passed: IntersectionMemo
+    /// The arrival and departure bearings of edges announced turns have used.
+    let edgeBearings: EdgeBearingMemo
     /// Roads of the junction views of the leg being built.
     let pool = RoadPool()
     /// Junction views built for the leg, and per edge change (index k: between edges k-1 and k) the index of its
@@ -43,6 +45,7 @@ public final class StepBuilder {
         let memoLines = MemoLines(directedEdgeCount: 2 * graph.edgeFrom.count)
         turns = TurnMemo(lines: memoLines)
         passed = IntersectionMemo(lines: memoLines)
+        edgeBearings = EdgeBearingMemo(lines: memoLines)
         mode = graph.profile.mode
     }
 
@@ -111,7 +114,21 @@ public final class StepBuilder {
         }
         guard arriving >= 0 else { return nil }
         let after = slots[out >= 0 ? out : firstListed].bearing
-        return (true, Bearing.normalized(slots[arriving].bearing + 180), after, reader.head(of: incoming))
+        let before = Bearing.normalized(slots[arriving].bearing + 180)
+        edgeBearings.remember(arrival: before, of: incoming)
+        if out >= 0 { edgeBearings.remember(departure: after, of: outgoing) }
+        return (true, before, after, reader.head(of: incoming))
+    }
+
+    /// `slotBearings` from the edges' remembered bearings (`EdgeBearingMemo`) where both are known, without reading
+    /// the junction's slots; from the slots otherwise.
+    @inline(__always) func turnBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
+        guard hasView(k, leg) else { return (false, 0, 0, 0) }
+        let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k]
+        if let before = edgeBearings.arrival(incoming), let after = edgeBearings.departure(outgoing) {
+            return (true, before, after, reader.head(of: incoming))
+        }
+        return slotBearings(k, leg)
     }
 
     /// Whether the leg arrives at the junction between edges k-1 and k on the incoming edge's plain routing node
@@ -146,7 +163,8 @@ public final class StepBuilder {
                         // not prefetched: consecutive edges of a route mostly share their lines, and the prefetches
                         // cost more than they saved.)
                         if !head.goesOn && head.degree != 2 {
-                            reader.cache.prefetch(head.firstSlot..<head.firstSlot + head.degree)
+                            // The junction's slots are not prefetched: where the memos know the junction (the
+                            // common case in a warm router) the walk and the assembly do not read them.
                             let arriving = route[k - 1]
                             if let toBase, let fromBase, arriving >> 1 < endCount {
                                 navgraph_prefetch((arriving & 1 == 0 ? toBase : fromBase) + (arriving >> 1))
@@ -253,7 +271,7 @@ public final class StepBuilder {
             if plainTurn && approachIsPlain(k, leg) {
                 let memo = turns.lookUp(incoming: incoming, outgoing: outgoing, renamed: renamed)
                 if memo.known && memo.answer == nil && !entersToll { continue }
-                if let (type, modifier) = memo.answer, let ends = slotBearings(k, leg) {
+                if let (type, modifier) = memo.answer, let ends = turnBearings(k, leg) {
                     guard ends.viewable else { continue }
                     marks.append(Mark(type: type, modifier: modifier, coordinate: at, edgeIndex: k, bearingBefore: ends.before,
                                       bearingAfter: ends.after, node: ends.node))
