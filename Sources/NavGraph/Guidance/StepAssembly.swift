@@ -166,11 +166,19 @@ extension StepBuilder {
             navgraph_prefetch(classes + edge)
         }
         let exitRefs = graph.nodeExitRef
-        for mark in marks {
-            let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
-            let record = Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount
-            if record < graph.guideFields.count { navgraph_prefetch(fields + record) }
-            if let node = mark.node, node >= 0, node < exitRefs.count, let base = exitRefs.baseAddress { navgraph_prefetch(base + node) }
+        decoded.withUnsafeBufferPointer { strings in
+            for mark in marks {
+                let edge = edges[min(mark.edgeIndex, edges.count - 1)] >> 1
+                let record = Int(graph.edgeGuide[edge]) * GuideRecord.fieldCount
+                if record < graph.guideFields.count { navgraph_prefetch(fields + record) }
+                if let node = mark.node, node >= 0, node < exitRefs.count, let base = exitRefs.baseAddress { navgraph_prefetch(base + node) }
+                // The decoded name and ref the step will read (`text`).
+                if let base = strings.baseAddress {
+                    let name = Int(graph.edgeName[edge]), ref = Int(graph.edgeRef[edge])
+                    if name < strings.count { navgraph_prefetch(base + name) }
+                    if ref != 0 && ref < strings.count { navgraph_prefetch(base + ref) }
+                }
+            }
         }
     }
 

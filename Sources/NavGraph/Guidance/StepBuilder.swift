@@ -281,9 +281,9 @@ public final class StepBuilder {
             // A ring passed this way before (same way in, same number of ring edges, same way out) needs no views.
             let entersRing = !inFlags.contains(.roundabout) && outFlags.contains(.roundabout)
             let ringKey = entersRing ? ringPassageKey(k, leg) : nil
-            if let ringKey, let known = ringPassages[ringKey] {
-                for remembered in known {
-                    var mark = remembered
+            if let ringKey, let known = ringPassages.marks(ringKey) {
+                for place in 0..<known.count {
+                    guard var mark = place == 0 ? known.first : known.second else { continue }
                     mark.edgeIndex += k
                     mark.coordinate = leg.edgeFirstSegment[mark.edgeIndex]
                     marks.append(mark)
@@ -481,7 +481,7 @@ public final class StepBuilder {
 
     /// A route's way through a ring: the edge it arrives by, the ring edges it drives (counted from the first) and
     /// the edge it leaves by.
-    struct RingPassageKey: Hashable {
+    struct RingPassageKey {
         var incoming: Int
         var ringEdges: Int
         var leaving: Int
@@ -490,9 +490,7 @@ public final class StepBuilder {
     /// The roundabout marks of ring passages already worked out (edge indices relative to the entry), kept for the
     /// builder's lifetime: the marks depend on the passage alone where every junction on it is reached on its plain
     /// routing node, so the views of the entry, the ring's junctions and the exit need not be built again.
-    var ringPassages: [RingPassageKey: [Mark]] = [:]
-    /// At most this many ring passages are kept.
-    static let ringPassageLimit = 1 << 16
+    var ringPassages = RingPassageCache()
 
     /// The key of the ring passage entered between edges k-1 and k, nil where the leg ends on the ring, a junction on
     /// the way is reached on another routing node than its plain one (a turn restriction's), or the entry or exit
@@ -510,9 +508,7 @@ public final class StepBuilder {
     /// Keeps the marks made for a ring passage (`ringPassageKey`), their edge indices made relative to the entry k.
     func rememberRingPassage(_ key: RingPassageKey?, marks made: [Mark], from k: Int) {
         guard let key else { return }
-        // Bounded: a long-running router that has seen this many passages starts over.
-        if ringPassages.count >= Self.ringPassageLimit { ringPassages.removeAll(keepingCapacity: true) }
-        ringPassages[key] = made.map { var mark = $0; mark.edgeIndex -= k; return mark }
+        ringPassages.remember(key, made.map { var mark = $0; mark.edgeIndex -= k; return mark })
     }
 
     /// `roundaboutKind` per directed edge onto a ring, kept for the builder's lifetime (the graph does not change).
