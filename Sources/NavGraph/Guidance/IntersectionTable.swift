@@ -21,6 +21,8 @@ public final class IntersectionTable: @unchecked Sendable {
         var lanes: Int32
         /// `NodeControl` bits of the junction.
         var control: UInt8
+        /// The roads whole (`IntersectionMemo.PackedRoads`) instead of in `bearings` / `entries`, 0 when they are there.
+        var packedRoads: UInt64 = 0
     }
 
     /// One block from `malloc` holding the records, then the bearings, then the entry flags (nil when empty),
@@ -179,33 +181,15 @@ public final class IntersectionTable: @unchecked Sendable {
             roadCount += index
         }
 
-        /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`). All
-        /// `packedLimit` places are written, without a loop or branch per road; those past the count are overwritten
-        /// by the next intersection.
+        /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`): kept packed
+        /// in its record (eight bytes, read back by `IntersectionBearings` and `IntersectionEntries`).
         @inline(__always) func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int,
                                             inIndex: Int, outIndex: Int, control: UInt8) {
             if count == recordCapacity { growRecords() }
-            if roadCount + IntersectionMemo.packedLimit > roadCapacity { reserveRoads(IntersectionMemo.packedLimit) }
-            let roadBearings = bearings + roadCount, roadEntries = entries + roadCount
-            let word = roads.word
-            roadBearings[0] = UInt16(truncatingIfNeeded: word & 0x1ff)
-            roadBearings[1] = UInt16(truncatingIfNeeded: (word >> 9) & 0x1ff)
-            roadBearings[2] = UInt16(truncatingIfNeeded: (word >> 18) & 0x1ff)
-            roadBearings[3] = UInt16(truncatingIfNeeded: (word >> 27) & 0x1ff)
-            roadBearings[4] = UInt16(truncatingIfNeeded: (word >> 36) & 0x1ff)
-            roadBearings[5] = UInt16(truncatingIfNeeded: (word >> 45) & 0x1ff)
-            roadEntries[0] = (word >> 54) & 1 != 0
-            roadEntries[1] = (word >> 55) & 1 != 0
-            roadEntries[2] = (word >> 56) & 1 != 0
-            roadEntries[3] = (word >> 57) & 1 != 0
-            roadEntries[4] = (word >> 58) & 1 != 0
-            roadEntries[5] = (word >> 59) & 1 != 0
-            let listed = roads.count
             (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
-                                                    roadCount: Int32(listed), inIndex: Int32(inIndex), outIndex: Int32(outIndex),
-                                                    lanes: -1, control: control))
+                                                    roadCount: Int32(roads.count), inIndex: Int32(inIndex), outIndex: Int32(outIndex),
+                                                    lanes: -1, control: control, packedRoads: roads.word))
             count += 1
-            roadCount += listed
         }
 
         /// The roads of a junction view, for the intersection started last.
@@ -263,9 +247,13 @@ public struct StepIntersections: RandomAccessCollection, Sendable, Equatable {
 public struct IntersectionBearings: RandomAccessCollection, Sendable, Equatable {
     let table: IntersectionTable
     let roads: Range<Int>
+    /// The roads packed in the record (`IntersectionTable.Record.packedRoads`), 0 when they are in the table.
+    let packed: UInt64
     public var startIndex: Int { 0 }
     public var endIndex: Int { roads.count }
-    public subscript(position: Int) -> Int { Int(table.bearings[roads.lowerBound + position]) }
+    public subscript(position: Int) -> Int {
+        packed != 0 ? Int(IntersectionMemo.PackedRoads(word: packed).bearing(position)) : Int(table.bearings[roads.lowerBound + position])
+    }
     public static func == (a: IntersectionBearings, b: IntersectionBearings) -> Bool { a.elementsEqual(b) }
 }
 
@@ -273,8 +261,12 @@ public struct IntersectionBearings: RandomAccessCollection, Sendable, Equatable 
 public struct IntersectionEntries: RandomAccessCollection, Sendable, Equatable {
     let table: IntersectionTable
     let roads: Range<Int>
+    /// As `IntersectionBearings.packed`.
+    let packed: UInt64
     public var startIndex: Int { 0 }
     public var endIndex: Int { roads.count }
-    public subscript(position: Int) -> Bool { table.entries[roads.lowerBound + position] }
+    public subscript(position: Int) -> Bool {
+        packed != 0 ? IntersectionMemo.PackedRoads(word: packed).entry(position) : table.entries[roads.lowerBound + position]
+    }
     public static func == (a: IntersectionEntries, b: IntersectionEntries) -> Bool { a.elementsEqual(b) }
 }

@@ -102,9 +102,9 @@ public struct Intersection: Sendable, Equatable {
 
     public var location: Coordinate { fields.location }
     /// Bearings of all roads at the junction, clockwise from north, ascending.
-    public var bearings: IntersectionBearings { IntersectionBearings(table: table, roads: roads) }
+    public var bearings: IntersectionBearings { IntersectionBearings(table: table, roads: roads, packed: fields.packedRoads) }
     /// Whether each road in `bearings` may be entered.
-    public var entry: IntersectionEntries { IntersectionEntries(table: table, roads: roads) }
+    public var entry: IntersectionEntries { IntersectionEntries(table: table, roads: roads, packed: fields.packedRoads) }
     /// Index into `bearings` of the road the route arrives on (nil at depart).
     public var inIndex: Int? { fields.inIndex >= 0 ? Int(fields.inIndex) : nil }
     /// Index into `bearings` of the road the route leaves on (nil at arrive).
