@@ -12,7 +12,8 @@ extension Router {
         for r in response.routes.indices {
             let legs = response.routes[r].legs.count
             for l in 0..<legs {
-                var steps = builder.steps(for: response.routes[r].legs[l])
+                // The leg is read in place (through the buffer), not copied out of the response with its arrays.
+                var steps = response.routes[r].legs.withUnsafeBufferPointer { legs in builder.steps(for: legs[l]) }
                 if let last = steps.indices.last, steps[last].maneuver.type == .arrive {
                     if response.waypoints.count == legs + 1 {
                         let stop = response.waypoints[l + 1]
