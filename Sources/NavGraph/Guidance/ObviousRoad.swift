@@ -40,19 +40,26 @@ extension TurnClassifier {
         return (muchHigher && incoming == candidate) || (!isLowPriority(candidate) && !isLowPriority(incoming) && isLowPriority(other))
     }
 
-    /// Whether going from edge a to edge b needs its name said (OSRM's rule on names and refs, by string id): an
-    /// unnamed road after a named one, or a ref that is dropped, goes unsaid.
+    /// Whether going from edge a to edge b needs its name said (OSRM's `requiresNameAnnounced`, without the suffix
+    /// table, pronunciations and exits): from nothing to something is said; names where one starts the other count as
+    /// equal and refs where one contains the other as contained (`NameContainment`); an unnamed road after a named
+    /// one, or a ref that is dropped, goes unsaid; a ref-only road becoming a name-only one (or back), and a new ref
+    /// between two nameless roads, are said.
     func needsNameAnnounced(from a: Int, to b: Int) -> Bool {
         let fromName = graph.edgeName[a], toName = graph.edgeName[b], fromRef = graph.edgeRef[a], toRef = graph.edgeRef[b]
-        let namesEmpty = fromName == 0 && toName == 0, namesEqual = fromName == toName
+        if fromName == toName && fromRef == toRef { return false }
+        if fromName == 0 && fromRef == 0 { return true }
+        let names = NameContainment(graph: graph)
+        let namesEmpty = fromName == 0 && toName == 0, namesEqual = names.namesContained(fromName, toName)
         let nameRemoved = fromName != 0 && toName == 0
         let refsEmpty = fromRef == 0 && toRef == 0
-        let refContained = fromRef == 0 || toRef == 0 || fromRef == toRef
+        let refContained = names.refsContained(fromRef, toRef)
         let refRemoved = fromRef != 0 && toRef == 0
         let unsaid = (namesEmpty && refsEmpty) || (namesEqual && refContained) || (namesEqual && refsEmpty)
             || (refContained && nameRemoved) || (namesEqual && refRemoved)
         let refToName = fromName == 0 && fromRef != 0 && toName != 0 && toRef == 0
-        return !unsaid || refToName
+        let nameToRef = fromName != 0 && fromRef == 0 && toName == 0 && toRef != 0
+        return !unsaid || refToName || nameToRef || (namesEmpty && !refContained)
     }
 
     /// Index in `view.roads` of the obvious way on, or nil when no road is obvious.

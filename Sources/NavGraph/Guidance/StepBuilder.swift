@@ -247,7 +247,13 @@ public final class StepBuilder {
             let at = leg.edgeFirstSegment[k]
             if graph.flags(edge: edges[k - 1] >> 1).contains(.toll) { lastToll = along[min(at, along.count - 1)] }
             let marksBefore = marks.count
-            defer { if marks.count > marksBefore, let last = marks.last { announcedEdge = edges[last.edgeIndex] >> 1 } }
+            // The name a new mark announces: the road it takes, or for a small roundabout announced as a turn the road
+            // past the ring (where the walk has moved k by then), as its step is named.
+            defer {
+                if marks.count > marksBefore, let last = marks.last {
+                    announcedEdge = last.type == .roundaboutTurn && k < edges.count ? edges[k] >> 1 : edges[last.edgeIndex] >> 1
+                }
+            }
             // Fast path: where only the two roads of the route meet and nothing changes, there is nothing to say.
             // Where the road goes on with the same name, the answer carries over from the previous edge unread.
             if goesOn[k] && edges[k] != edges[k - 1] ^ 1 {

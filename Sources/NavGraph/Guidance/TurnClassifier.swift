@@ -47,12 +47,23 @@ struct TurnClassifier {
     func namesDiffer(_ a: Int, _ b: Int) -> Bool {
         let from = nameKey(a), to = nameKey(b)
         if from == to || to == 0 { return false }
+        let nameA = graph.edgeName[a], nameB = graph.edgeName[b], refA = graph.edgeRef[a], refB = graph.edgeRef[b]
         // Only the refs differ on two nameless roads: not worth a word (OSRM is silent too).
-        if graph.edgeName[a] == 0 && graph.edgeName[b] == 0 && from != 0 { return false }
-        if graph.edgeName[a] != 0 && graph.edgeName[a] == graph.edgeName[b] { return false }
-        if graph.edgeRef[a] != 0 && graph.edgeRef[a] == graph.edgeRef[b] && graph.edgeName[b] == 0 { return false }
+        if nameA == 0 && nameB == 0 && from != 0 { return false }
+        if nameA != 0 && nameA == nameB { return false }
+        if refA != 0 && refA == refB && nameB == 0 { return false }
+        // As OSRM: from a road with neither name nor ref, any name or ref is news.
+        if from == 0 { return true }
+        // As OSRM: names where one starts the other (an unnamed road's empty name included) with refs contained in
+        // one another are the same road, except a ref-only road becoming a name-only one and back.
+        let refToName = nameA == 0 && refA != 0 && nameB != 0 && refB == 0
+        let nameToRef = nameA != 0 && refA == 0 && nameB == 0 && refB != 0
+        if !refToName && !nameToRef && names.namesContained(nameA, nameB) && names.refsContained(refA, refB) { return false }
         return true
     }
+
+    /// OSRM's containment of names and refs (`NameContainment`).
+    var names: NameContainment { NameContainment(graph: graph) }
 
     /// The maneuver at a junction, or nil when nothing needs saying.
     /// `renamed` says whether the road taken changes the name the current step was announced with
