@@ -49,7 +49,6 @@ extension TurnClassifier {
         let fromName = graph.edgeName[a], toName = graph.edgeName[b], fromRef = graph.edgeRef[a], toRef = graph.edgeRef[b]
         if fromName == toName && fromRef == toRef { return false }
         if fromName == 0 && fromRef == 0 { return true }
-        let names = NameContainment(graph: graph)
         let namesEmpty = fromName == 0 && toName == 0, namesEqual = names.namesContained(fromName, toName)
         let nameRemoved = fromName != 0 && toName == 0
         let refsEmpty = fromRef == 0 && toRef == 0

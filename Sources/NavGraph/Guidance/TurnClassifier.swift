@@ -2,6 +2,13 @@
 /// the road obviously goes on, `new name` where only the name changes, ramps, merges, forks, end of road, turns.
 struct TurnClassifier {
     let graph: RoutingGraph
+    /// OSRM's containment of names and refs, with its table of pairs already compared.
+    let names: NameContainment
+
+    init(graph: RoutingGraph) {
+        self.graph = graph
+        names = NameContainment(graph: graph)
+    }
 
     /// OSRM's modifier bands for a signed deviation from straight on (positive to the right).
     static func modifier(deviation: Double) -> ManeuverModifier {
@@ -62,8 +69,6 @@ struct TurnClassifier {
         return true
     }
 
-    /// OSRM's containment of names and refs (`NameContainment`).
-    var names: NameContainment { NameContainment(graph: graph) }
 
     /// The maneuver at a junction, or nil when nothing needs saying.
     /// `renamed` says whether the road taken changes the name the current step was announced with
