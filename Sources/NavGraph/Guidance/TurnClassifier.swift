@@ -61,11 +61,15 @@ struct TurnClassifier {
         if refA != 0 && refA == refB && nameB == 0 { return false }
         // As OSRM: from a road with neither name nor ref, any name or ref is news.
         if from == 0 { return true }
-        // As OSRM: names where one starts the other (an unnamed road's empty name included) with refs contained in
-        // one another are the same road, except a ref-only road becoming a name-only one and back.
+        // Two different names are news here. (OSRM also takes a name that starts the other for the same one; that
+        // needs the strings, and this runs at every junction of a route, so it is left to `needsNameAnnounced`,
+        // which the classifier asks.)
+        if nameA != 0 && nameB != 0 { return true }
+        // As OSRM: a named road and an unnamed piece (whose empty name starts every name) with refs contained in one
+        // another are the same road, except a ref-only road becoming a name-only one and back.
         let refToName = nameA == 0 && refA != 0 && nameB != 0 && refB == 0
         let nameToRef = nameA != 0 && refA == 0 && nameB == 0 && refB != 0
-        if !refToName && !nameToRef && names.namesContained(nameA, nameB) && names.refsContained(refA, refB) { return false }
+        if !refToName && !nameToRef && names.refsContained(refA, refB) { return false }
         return true
     }
 
