@@ -265,18 +265,43 @@ public enum Importer {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
                     let nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
-                    let metric = try CCHView.with(hierarchy: hierarchy) { view in
-                        try nodeWeight.withUnsafeBufferPointer { weights in
-                            try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
-                        }
-                    }
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
-                    if hasOwnEdges[index] {
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
+                    if oneAtATime {
+                        // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
+                        var written: [ProfileField: GraphFileSection] = [:]
+                        try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customizeInPasses(hierarchy: view, nodeWeight: weights, split: split,
+                                                                    inputArcs: inputArcs[index].forEachPiece) { array in
+                                    guard hasOwnEdges[index] else { return }
+                                    switch array {
+                                    case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
+                                    case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
+                                    case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
+                                    case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
+                                    }
+                                }
+                            }
+                        }
+                        if hasOwnEdges[index] {
+                            sections = try [ProfileField.metricForward, .metricBackward, .metricForwardVia, .metricBackwardVia].map { name in
+                                guard let section = written[name] else { throw NavGraphError("\(input): metric section missing", code: .ioFailure) }
+                                return section
+                            }
+                        }
+                    } else {
+                        let metric = try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
+                            }
+                        }
+                        if hasOwnEdges[index] {
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
+                        }
                     }
                     return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }
