@@ -123,17 +123,24 @@ public enum Importer {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
                 var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
                 built.0.compact()
+                navgraph_release_free_memory()  // what the build's threads freed (its per-range records) stays in their arenas otherwise
                 return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
             }
         }
+        var writer = StreamedSections(stream: stream)
+        writer.rename = roadSet.sectionName
+        // The sections no later phase reads are written and freed before waiting for the other road networks, so that
+        // they are not resident while another network is built.
+        var padded = withGuidanceArrays(consume network)
+        try writeAhead(&padded, withTurnCosts: roadSet.profiles[0].rawValue == CarProfile.name, to: &writer)
         if let networkTurns, index < networkTurns.lastIndex {
             let waited = networkTurns.waitForAll()
             log.say(String(format: "%@ road set: waited %.2fs for the other road networks", roadSet.rawValue, waited))
         }
-        var writer = StreamedSections(stream: stream)
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
-        let metadata = try addRoadSet(network: consume network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
-                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, to: &writer)
+        let metadata = try addRoadSet(network: consume padded, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
+                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, writtenAhead: true,
+                                      to: &writer)
         return (writer, metadata)
     }
 
@@ -169,14 +176,17 @@ public enum Importer {
     /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
-                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {},
+                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {}, writtenAhead: Bool = false,
                            to writer: inout StreamedSections) throws -> GraphMetadata {
-        var padded = withGuidanceArrays(consume unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
         let withTurnCosts = profile == CarProfile.name
         writer.rename = roadSet.sectionName
-        try writeAhead(&padded, withTurnCosts: withTurnCosts, to: &writer)
+        var padded = consume unpadded
+        if !writtenAhead {
+            padded = withGuidanceArrays(consume padded)
+            try writeAhead(&padded, withTurnCosts: withTurnCosts, to: &writer)
+        }
         let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
         var unordered = log.phase(tag + "turn graph") {
