@@ -160,6 +160,8 @@ public enum RoadNetworkBuilder {
             throw NavGraphError("\(source.path): no routable road for \(profiles.map(\.rules.name).joined(separator: ", ")) in this extract")
         }
 
+        // The way records and located way nodes are done with: freed before the restrictions are read.
+        accepted = []; perProfile = []; wayNodeIndex = []; wayNodeFirst = []; useCount = []
         let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, profiles: profiles, report: &report)
         return (network, restrictions)
     }
