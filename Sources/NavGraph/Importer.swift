@@ -123,17 +123,24 @@ public enum Importer {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
                 var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
                 built.0.compact()
+                navgraph_release_free_memory()  // what the build's threads freed (its per-range records) stays in their arenas otherwise
                 return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
             }
         }
+        var writer = StreamedSections(stream: stream)
+        writer.rename = roadSet.sectionName
+        // The sections no later phase reads are written and freed before waiting for the other road networks, so that
+        // they are not resident while another network is built.
+        var padded = withGuidanceArrays(consume network)
+        try writeAhead(&padded, withTurnCosts: roadSet.profiles[0].rawValue == CarProfile.name, to: &writer)
         if let networkTurns, index < networkTurns.lastIndex {
             let waited = networkTurns.waitForAll()
             log.say(String(format: "%@ road set: waited %.2fs for the other road networks", roadSet.rawValue, waited))
         }
-        var writer = StreamedSections(stream: stream)
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
-        let metadata = try addRoadSet(network: consume network, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
-                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, to: &writer)
+        let metadata = try addRoadSet(network: consume padded, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
+                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, writtenAhead: true,
+                                      to: &writer)
         return (writer, metadata)
     }
 
@@ -169,14 +176,17 @@ public enum Importer {
     /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
-                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {},
+                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {}, writtenAhead: Bool = false,
                            to writer: inout StreamedSections) throws -> GraphMetadata {
-        var padded = withGuidanceArrays(consume unpadded)
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
         let withTurnCosts = profile == CarProfile.name
         writer.rename = roadSet.sectionName
-        try writeAhead(&padded, withTurnCosts: withTurnCosts, to: &writer)
+        var padded = consume unpadded
+        if !writtenAhead {
+            padded = withGuidanceArrays(consume padded)
+            try writeAhead(&padded, withTurnCosts: withTurnCosts, to: &writer)
+        }
         let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
         var unordered = log.phase(tag + "turn graph") {
@@ -265,18 +275,43 @@ public enum Importer {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
                     let nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
-                    let metric = try CCHView.with(hierarchy: hierarchy) { view in
-                        try nodeWeight.withUnsafeBufferPointer { weights in
-                            try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
-                        }
-                    }
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
-                    if hasOwnEdges[index] {
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
-                        sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
+                    if oneAtATime {
+                        // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
+                        var written: [ProfileField: GraphFileSection] = [:]
+                        try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customizeInPasses(hierarchy: view, nodeWeight: weights, split: split,
+                                                                    inputArcs: inputArcs[index].forEachPiece) { array in
+                                    guard hasOwnEdges[index] else { return }
+                                    switch array {
+                                    case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
+                                    case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
+                                    case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
+                                    case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
+                                    }
+                                }
+                            }
+                        }
+                        if hasOwnEdges[index] {
+                            sections = try [ProfileField.metricForward, .metricBackward, .metricForwardVia, .metricBackwardVia].map { name in
+                                guard let section = written[name] else { throw NavGraphError("\(input): metric section missing", code: .ioFailure) }
+                                return section
+                            }
+                        }
+                    } else {
+                        let metric = try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
+                            }
+                        }
+                        if hasOwnEdges[index] {
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
+                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
+                        }
                     }
                     return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }

@@ -89,6 +89,40 @@ import Testing
         #expect(one.forwardVia.elementsEqual(two.forwardVia) && one.backwardVia.elementsEqual(two.backwardVia))
     }
 
+    /// The customization in two passes (one middle array at a time) gives the one-pass metric arc for arc, on one
+    /// thread and on a forced two-thread split, and hands each array over once.
+    @Test(arguments: ["malta", "milan"])
+    func customizationInPassesIsExact(extract: String) throws {
+        let graph = try Fixtures.graph(extract)
+        let split = try #require(CustomizationSplit.find(graph.cch, topShare: 1, worthwhile: 1))
+        let weights = RoutingMetric.freeFlowWeights(graph), costs = ContiguousArray(graph.turnCost)
+        let turnArcs = graph.cch.turnFirstOut.last.map { Int($0) } ?? 0
+        let one = weights.withUnsafeBufferPointer { weights in
+            costs.withUnsafeBufferPointer { Customization.customize(graph.cch, nodeWeight: weights, turnCost: $0) }
+        }
+        for passSplit in [nil, split] {
+            var arrays: [String: [Int64]] = [:]
+            try weights.withUnsafeBufferPointer { weights in
+                try costs.withUnsafeBufferPointer { costs in
+                    try Customization.customizeInPasses(hierarchy: graph.cch, nodeWeight: weights, split: passSplit, inputArcs: { add in
+                        add(UnsafeBufferPointer(rebasing: graph.cch.turnHead[0..<turnArcs]), UnsafeBufferPointer(rebasing: graph.cch.inputArc[0..<turnArcs]),
+                            UnsafeBufferPointer(rebasing: costs[0..<turnArcs]))
+                    }) { array in
+                        switch array {
+                        case .forward(let values): arrays["forward", default: []] += values.map(Int64.init)
+                        case .backward(let values): arrays["backward", default: []] += values.map(Int64.init)
+                        case .forwardVia(let values): arrays["forwardVia", default: []] += values.map(Int64.init)
+                        case .backwardVia(let values): arrays["backwardVia", default: []] += values.map(Int64.init)
+                        }
+                    }
+                }
+            }
+            #expect(arrays["forward"] == one.forward.map(Int64.init) && arrays["backward"] == one.backward.map(Int64.init))
+            #expect(arrays["forwardVia"] == one.forwardVia.map(Int64.init) && arrays["backwardVia"] == one.backwardVia.map(Int64.init))
+            #expect(one.backwardVia.contains { $0 >= 0 })
+        }
+    }
+
     /// Every part runs exactly once, also when worker runs nest (as the nested dissection's halves do).
     @Test func workersRunEveryPartOnce() {
         let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 64)

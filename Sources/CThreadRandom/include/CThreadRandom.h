@@ -1,4 +1,5 @@
-/* Small C helpers: per-thread rand() for METIS, malloc_trim, a cache prefetch hint. */
+/* Small C helpers: per-thread rand() for METIS, malloc_trim, a cache prefetch hint, bits set from two threads. */
 #include "thread_random.h"
 #include "memory_trim.h"
 #include "prefetch.h"
+#include "atomic_bits.h"

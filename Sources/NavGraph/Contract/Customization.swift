@@ -1,3 +1,5 @@
+import CThreadRandom
+
 /// Arc weights of a customizable contraction hierarchy for one metric, with the lower-triangle middle node of each shortcut.
 public final class CCHMetric: @unchecked Sendable {
     /// Weight of an arc that cannot be used.
@@ -138,9 +140,67 @@ public enum Customization {
         rethrows -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount)
         guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
-        let infinity = CCHMetric.infinity
+        try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
 
-        // Input arcs.
+        // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
+        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both), so ties go the same way.
+        LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: backwardVia).run(split)
+        clamp(forward, backward)
+        return metric
+    }
+
+    /// One array of a metric, as `customizeInPasses` hands it over.
+    enum MetricArray {
+        case forward(UnsafeBufferPointer<UInt32>), backward(UnsafeBufferPointer<UInt32>)
+        case forwardVia(UnsafeBufferPointer<Int32>), backwardVia(UnsafeBufferPointer<Int32>)
+    }
+
+    /// The metric `customize(hierarchy:...)` computes, handed to `emit` array by array (forward via first, then forward,
+    /// backward and backward via; each is freed after), with 12 bytes per arc resident at most instead of 16 (and one
+    /// bit per arc). The first pass computes both weights and the forward middles, and marks each arc whose backward
+    /// weight a triangle lowered. Once the forward middles are handed over and freed, a second pass over the final
+    /// weights sets each marked arc's backward middle to the first x, ascending, whose triangle gives its final weight.
+    /// That is the x that last lowered it in the first pass (lowering is strict, the triangles of an arc come in
+    /// ascending x, and they add the same final arcs of x), so the middles are the same as `customize`'s.
+    static func customizeInPasses(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
+                                  inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
+                                  emit: (MetricArray) throws -> Void) throws {
+        let arcCount = cch.arcCount
+        let weights = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, arcCount * 2))
+        defer { weights.deallocate() }
+        weights.initialize(repeating: CCHMetric.infinity)
+        let forward = UnsafeMutableBufferPointer(rebasing: weights[0..<arcCount])
+        let backward = UnsafeMutableBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
+        try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
+
+        let marks = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(1, (arcCount + 63) / 64))
+        defer { marks.deallocate() }
+        marks.initialize(repeating: 0)
+        let none = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
+        do {
+            let forwardVia = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount))
+            defer { forwardVia.deallocate() }
+            forwardVia.initialize(repeating: -1)
+            LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: none,
+                           pass: .forwardViaAndBackwardMarks, marks: marks.baseAddress!).run(split)
+            try emit(.forwardVia(UnsafeBufferPointer(rebasing: forwardVia[0..<arcCount])))
+        }
+        let backwardVia = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount))
+        defer { backwardVia.deallocate() }
+        backwardVia.initialize(repeating: -1)
+        LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: none, backwardVia: backwardVia,
+                       pass: .backwardViaOfMarked, marks: marks.baseAddress!).run(split)
+        clamp(forward, backward)
+        try emit(.forward(UnsafeBufferPointer(forward)))
+        try emit(.backward(UnsafeBufferPointer(backward)))
+        try emit(.backwardVia(UnsafeBufferPointer(rebasing: backwardVia[0..<arcCount])))
+    }
+
+    /// Each input arc's weight (the weight of the node it enters plus its turn cost) where it is lower.
+    private static func addInputArcs(nodeWeight: UnsafeBufferPointer<UInt32>,
+                                     inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
+                                     forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>) rethrows {
+        let infinity = CCHMetric.infinity
         try inputArcs { heads, codes, costs in
             for arc in 0..<heads.count {
                 let entered = nodeWeight[Int(heads[arc])]
@@ -155,23 +215,15 @@ public enum Customization {
                 }
             }
         }
+    }
 
-        // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
-        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both), so ties go the same way.
-        let triangles = LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: backwardVia)
-        if let split {
-            let out = triangles
-            PhaseWorkers.run(2) { side in out.relax(side: UInt8(side), of: split.side) }
-            triangles.relax(side: CustomizationSplit.top, of: split.side)
-        } else {
-            triangles.relaxAll()
-        }
-        // Clamp sums of unusable arcs back to infinity.
-        for arc in 0..<cch.arcCount {
+    /// Clamps sums of unusable arcs back to infinity.
+    private static func clamp(_ forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>) {
+        let infinity = CCHMetric.infinity
+        for arc in 0..<forward.count {
             if forward[arc] > infinity { forward[arc] = infinity }
             if backward[arc] > infinity { backward[arc] = infinity }
         }
-        return metric
     }
 }
 
@@ -180,6 +232,29 @@ private struct LowerTriangles: @unchecked Sendable {
     let cch: CCHView
     let forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>
     let forwardVia: UnsafeMutableBufferPointer<Int32>, backwardVia: UnsafeMutableBufferPointer<Int32>
+    var pass = Pass.weightsAndMiddles
+    /// Bit per arc: its backward weight was lowered by a triangle (`Customization.customizeInPasses`).
+    var marks: UnsafeMutablePointer<UInt64>? = nil
+
+    enum Pass {
+        /// Both weights and both middles (one pass).
+        case weightsAndMiddles
+        /// Both weights, the forward middles, and the marks.
+        case forwardViaAndBackwardMarks
+        /// Only the backward middles of the marked arcs, over final weights (nothing else is written).
+        case backwardViaOfMarked
+    }
+
+    /// All nodes' triangles: on two threads along `split` (each side's, then the top after both), or on one.
+    func run(_ split: CustomizationSplit?) {
+        if let split {
+            let out = self
+            PhaseWorkers.run(2) { side in out.relax(side: UInt8(side), of: split.side) }
+            relax(side: CustomizationSplit.top, of: split.side)
+        } else {
+            relaxAll()
+        }
+    }
 
     /// Every node's triangles, on one thread.
     func relaxAll() {
@@ -213,6 +288,11 @@ private struct LowerTriangles: @unchecked Sendable {
     @inline(__always)
     private func relax(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
         if arcs.count < 2 || lowerArcs.isEmpty { return }
+        switch pass {
+        case .weightsAndMiddles: break
+        case .forwardViaAndBackwardMarks: relaxMarking(x, arcs: arcs, lowerArcs: lowerArcs, arcOfNeighbor); return
+        case .backwardViaOfMarked: relaxBackwardVia(x, arcs: arcs, lowerArcs: lowerArcs, arcOfNeighbor); return
+        }
         let firstUp = cch.firstUp, upHead = cch.upHead
         for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
         for lowerArc in lowerArcs {
@@ -225,6 +305,44 @@ private struct LowerTriangles: @unchecked Sendable {
                 if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
                 let down = backward[otherArc] &+ xyUp
                 if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
+            }
+        }
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
+    }
+
+    /// `relax`, with a mark instead of a backward middle.
+    private func relaxMarking(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        let marks = marks!
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        for lowerArc in lowerArcs {
+            let y = Int(upHead[lowerArc])
+            let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
+            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
+                if otherArc < 0 { continue }
+                let up = xyDown &+ forward[otherArc]
+                if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
+                let down = backward[otherArc] &+ xyUp
+                if down < backward[topArc] { backward[topArc] = down; navgraph_set_bit(marks, topArc) }
+            }
+        }
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
+    }
+
+    /// The backward middle of each marked arc not given one yet, where x's triangle gives its final weight.
+    private func relaxBackwardVia(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+        let firstUp = cch.firstUp, upHead = cch.upHead
+        let marks = marks!
+        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        for lowerArc in lowerArcs {
+            let y = Int(upHead[lowerArc])
+            let xyUp = forward[lowerArc]
+            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+                guard marks[topArc >> 6] & (1 << UInt64(topArc & 63)) != 0, backwardVia[topArc] < 0 else { continue }
+                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
+                if otherArc < 0 { continue }
+                if backward[otherArc] &+ xyUp == backward[topArc] { backwardVia[topArc] = Int32(x) }
             }
         }
         for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }

@@ -37,11 +37,14 @@ public enum RoadNetworkBuilder {
         PhaseWorkers.run(ranges.count) { part in
             profiled[part].profile(source, ways: ranges[part], profiles: profiles)
         }
-        // Per accepted way one small record, and one per way and profile (`profileCount` in a row): only what the
-        // edges take from the profiles' attributes. Guidance, limits and localized names only for the ways that have them.
+        // Per accepted way one small record, and one id per way and profile (`profileCount` in a row) of a distinct
+        // ProfileWay record: only what the edges take from the profiles' attributes. Names and refs are ids of distinct
+        // strings. Guidance, limits and localized names only for the ways that have them.
         let profileCount = profiles.count
         var accepted = ContiguousArray<AcceptedWay>()
-        var perProfile = ContiguousArray<ProfileWay>()
+        var perProfile = ContiguousArray<UInt32>()
+        var wayStrings = WayStrings()
+        var records = ProfileWayRecords()
         var wayGuidance: [(index: Int, guidance: WayGuidance)] = []
         var wayLimits: [Int: VehicleLimits] = [:]
         var wayNames: [Int: [String]] = [:]
@@ -52,8 +55,15 @@ public enum RoadNetworkBuilder {
             for (index, limits) in part.limits { wayLimits[accepted.count + index] = limits }
             for (index, names) in part.names { wayNames[accepted.count + index] = names }
             for (index, guidance) in part.guidance { wayGuidance.append((accepted.count + index, guidance)) }
-            accepted.append(contentsOf: part.accepted)
-            perProfile.append(contentsOf: part.perProfile)
+            // The range's string and record ids become the whole build's.
+            let stringID = part.strings.values.map { wayStrings.id($0) }
+            let recordID = part.records.values.map { records.id($0) }
+            for var way in part.accepted {
+                way.name = stringID[Int(way.name)]
+                way.ref = stringID[Int(way.ref)]
+                accepted.append(way)
+            }
+            for id in part.perProfile { perProfile.append(recordID[Int(id)]) }
             part.release()
         }
         network.profileEdges = profiles.dropFirst().map { ProfileEdges(profile: $0.id) }
@@ -67,7 +77,7 @@ public enum RoadNetworkBuilder {
         let acceptedRanges = WayRanges(count: accepted.count)
         let located = acceptedRanges.map { _ in LocatedWayNodes() }
         PhaseWorkers.run(acceptedRanges.count) { part in
-            located[part].locate(source, ways: acceptedRanges[part].map { accepted[$0].way })
+            located[part].locate(source, ways: acceptedRanges[part].map { Int(accepted[$0].way) })
         }
         wayNodeIndex.reserveCapacity(located.reduce(0) { $0 + $1.index.count })
         wayNodeFirst.reserveCapacity(accepted.count + 1)
@@ -104,12 +114,12 @@ public enum RoadNetworkBuilder {
         }
         var nextGuidance = 0  // the first entry of wayGuidance not reached yet (they are in way order)
         for (acceptedIndex, attributes) in accepted.enumerated() {
-            let way = attributes.way
+            let way = Int(attributes.way)
             let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
             if nodes.contains(-1) { report.waysCutAtMissingNodes += 1 }
             let wayLength = attributes.hasFerryDuration ? wayLengthMetres(nodes, source) : 0
-            let nameID = network.strings.intern(attributes.name)
-            let refID = network.strings.intern(attributes.ref)
+            let nameID = network.strings.intern(wayStrings[attributes.name])
+            let refID = network.strings.intern(wayStrings[attributes.ref])
             var guideID: UInt32 = 0
             if nextGuidance < wayGuidance.count && wayGuidance[nextGuidance].index == acceptedIndex {
                 guideID = appendGuideRecord(wayGuidance[nextGuidance].guidance, network: &network)
@@ -119,7 +129,7 @@ public enum RoadNetworkBuilder {
             var chain: [Int32] = []
             func flush() {
                 if chain.count >= 2 {
-                    appendEdge(chain, attributes: attributes, profiles: perProfile, first: acceptedIndex * profileCount, wayID: source.wayID(way), wayLength: wayLength,
+                    appendEdge(chain, attributes: attributes, profiles: perProfile, records: records, first: acceptedIndex * profileCount, wayID: source.wayID(way), wayLength: wayLength,
                                nameID: nameID, refID: refID, guideID: guideID, marks: marks,
                                from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
                                source: source, network: &network)
@@ -150,6 +160,8 @@ public enum RoadNetworkBuilder {
             throw NavGraphError("\(source.path): no routable road for \(profiles.map(\.rules.name).joined(separator: ", ")) in this extract")
         }
 
+        // The way records and located way nodes are done with: freed before the restrictions are read.
+        accepted = []; perProfile = []; wayNodeIndex = []; wayNodeFirst = []; useCount = []
         let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, profiles: profiles, report: &report)
         return (network, restrictions)
     }
@@ -231,7 +243,7 @@ public enum RoadNetworkBuilder {
     }
 
     /// The edge along `chain`, with the way's `attributes` and its profiles' records at `profiles[first...]`.
-    private static func appendEdge(_ chain: [Int32], attributes: AcceptedWay, profiles: ContiguousArray<ProfileWay>, first: Int, wayID: Int64, wayLength: Double,
+    private static func appendEdge(_ chain: [Int32], attributes: AcceptedWay, profiles: ContiguousArray<UInt32>, records: ProfileWayRecords, first: Int, wayID: Int64, wayLength: Double,
                                    nameID: UInt32, refID: UInt32, guideID: UInt32, marks: [Int: (control: NodeControl, exitRef: UInt32)],
                                    from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
         var length = 0.0
@@ -261,18 +273,19 @@ public enum RoadNetworkBuilder {
             }
             return (attributes.forward ? forwardTime : RoadNetwork.forbidden, attributes.backward ? backwardTime : RoadNetwork.forbidden)
         }
-        let (forwardTime, backwardTime) = times(profiles[first])
+        let firstProfile = records[profiles[first]]
+        let (forwardTime, backwardTime) = times(firstProfile)
         network.edgeTimeForward.append(forwardTime)
         network.edgeTimeBackward.append(backwardTime)
         for index in network.profileEdges.indices {
-            let profile = profiles[first + index + 1]
+            let profile = records[profiles[first + index + 1]]
             let (forward, backward) = times(profile)
             network.profileEdges[index].timeForward.append(forward)
             network.profileEdges[index].timeBackward.append(backward)
             network.profileEdges[index].flags.append((profile.accepts ? profile.flags : attributes.flags).rawValue)
         }
         network.edgeClass.append(attributes.roadClass.rawValue)
-        network.edgeFlags.append((profiles[first].accepts ? profiles[first].flags : attributes.flags).rawValue)
+        network.edgeFlags.append((firstProfile.accepts ? firstProfile.flags : attributes.flags).rawValue)
         network.edgeMaxspeed.append(UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0))
         network.edgeName.append(nameID)
         network.edgeRef.append(refID)
@@ -297,12 +310,14 @@ private struct WayRanges: RandomAccessCollection {
     subscript(part: Int) -> Range<Int> { (part * size)..<Swift.min(total, (part + 1) * size) }
 }
 
-/// The ways of one range that some profile takes: their records (AcceptedWay, and a ProfileWay per profile in a row),
-/// and the guidance, vehicle limits and localized names of those that have any (keyed by the index among the range's
-/// accepted ways, in way order).
+/// The ways of one range that some profile takes: their records (AcceptedWay, and the id of a distinct ProfileWay
+/// per profile in a row; names and refs as ids of the range's distinct strings), and the guidance, vehicle limits and
+/// localized names of those that have any (keyed by the index among the range's accepted ways, in way order).
 private final class ProfiledWays: @unchecked Sendable {
     var accepted = ContiguousArray<AcceptedWay>()
-    var perProfile = ContiguousArray<ProfileWay>()
+    var perProfile = ContiguousArray<UInt32>()
+    var strings = WayStrings()
+    var records = ProfileWayRecords()
     var guidance: [(Int, WayGuidance)] = []
     var limits: [(Int, VehicleLimits)] = []
     var names: [(Int, [String])] = []
@@ -317,13 +332,13 @@ private final class ProfiledWays: @unchecked Sendable {
                 if let limits = profiles.lazy.compactMap({ $0.limits(tags: tags) }).first { self.limits.append((accepted.count, limits)) }
                 if let localized = LocalizedNames.read(tags: tags) { names.append((accepted.count, localized)) }
                 if !guidance.isEmpty { self.guidance.append((accepted.count, guidance)) }
-                accepted.append(AcceptedWay(way: way, attributes: attributes))
-                for profile in all { perProfile.append(ProfileWay(profile)) }
+                accepted.append(AcceptedWay(way: way, attributes: attributes, name: strings.id(attributes.name), ref: strings.id(attributes.ref)))
+                for profile in all { perProfile.append(records.id(ProfileWay(profile))) }
             }
         }
     }
 
-    func release() { accepted = []; perProfile = []; guidance = []; limits = []; names = [] }
+    func release() { accepted = []; perProfile = []; strings = WayStrings(); records = ProfileWayRecords(); guidance = []; limits = []; names = [] }
 }
 
 /// The located nodes of a range of ways (consecutive repeats dropped; -1 where the file lacks the node), how much

@@ -3,8 +3,7 @@ enum TurnRestrictionReader {
     static func read(source: OSMSource, network: RoadNetwork, graphNode: ContiguousArray<Int32>,
                      profiles: [any VehicleProfile] = [CarVehicleProfile()], report: inout ImportReport) -> [TurnRestriction] {
         // Edges of each way, to find the pieces that touch the via node.
-        var edgesByWay: [Int64: [UInt32]] = [:]
-        for edge in 0..<network.edgeCount { edgesByWay[network.edgeWay[edge], default: []].append(UInt32(edge)) }
+        let edgesByWay = EdgesByWay(network.edgeWay)
 
         var restrictions: [TurnRestriction] = []
         func drop(_ reason: String) { report.restrictionsDropped[reason, default: 0] += 1 }
@@ -100,7 +99,7 @@ enum TurnRestrictionReader {
 
     /// Finds where the from way meets the via ways, where the to way leaves them, and the drivable path between.
     static func resolveViaWays(_ viaWays: [Int64], from fromEdges: [UInt32], to toEdges: [UInt32],
-                               edgesByWay: [Int64: [UInt32]], network: RoadNetwork) -> Result<ViaWayPath, ViaWayError> {
+                               edgesByWay: EdgesByWay, network: RoadNetwork) -> Result<ViaWayPath, ViaWayError> {
         var viaEdges: [UInt32] = []
         for way in viaWays {
             guard let edges = edgesByWay[way] else { return .failure(ViaWayError("via way not routable or not in the extract")) }
@@ -159,5 +158,43 @@ enum TurnRestrictionReader {
     struct ViaWayError: Error {
         var reason: String
         init(_ reason: String) { self.reason = reason }
+    }
+}
+
+/// The edges of each way, in edge order (what `[wayID: [edge]]` would hold), without an array per way: the builder
+/// appends a way's edges in a row, so a way is one run of edges (or more, were a way id repeated), kept as
+/// (way id, first edge, end) sorted by way id, then first edge: 16 bytes per way.
+struct EdgesByWay {
+    private struct Run { var way: Int64; var first: UInt32; var end: UInt32 }
+    private let runs: ContiguousArray<Run>
+
+    init(_ edgeWay: ContiguousArray<Int64>) {
+        var runs = ContiguousArray<Run>()
+        var edge = 0
+        while edge < edgeWay.count {
+            let way = edgeWay[edge]
+            var end = edge + 1
+            while end < edgeWay.count && edgeWay[end] == way { end += 1 }
+            runs.append(Run(way: way, first: UInt32(edge), end: UInt32(end)))
+            edge = end
+        }
+        runs.sort { ($0.way, $0.first) < ($1.way, $1.first) }
+        self.runs = runs
+    }
+
+    /// The way's edges in ascending order, nil when it has none.
+    subscript(way: Int64) -> [UInt32]? {
+        var low = 0, high = runs.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if runs[middle].way < way { low = middle + 1 } else { high = middle }
+        }
+        guard low < runs.count, runs[low].way == way else { return nil }
+        var edges: [UInt32] = []
+        while low < runs.count && runs[low].way == way {
+            edges.append(contentsOf: runs[low].first..<runs[low].end)
+            low += 1
+        }
+        return edges
     }
 }

@@ -1,0 +1,12 @@
+#ifndef NAVGRAPH_ATOMIC_BITS_H
+#define NAVGRAPH_ATOMIC_BITS_H
+#include <stdint.h>
+#include <stddef.h>
+/* Sets bit `index` of the bit array `words` (64 bits a word), safely while other threads set bits of the same word.
+   Inline, so Swift code compiles it to a load and, only when the bit is not set yet, one locked `or`. */
+static inline void navgraph_set_bit(uint64_t *words, size_t index) {
+    uint64_t *word = words + (index >> 6);
+    uint64_t bit = (uint64_t)1 << (index & 63);
+    if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+}
+#endif
