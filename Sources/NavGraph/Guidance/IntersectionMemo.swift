@@ -98,13 +98,12 @@ final class IntersectionMemo {
     @inline(__always) func passage(incoming: Int, outgoing: Int) -> Passage {
         guard fits(incoming, outgoing), let entry = entry(incoming, outgoing) else { return .unknown }
         if entry.key & Self.fewerThanThree != 0 { return .fewerThanThree }
+        let (inIndex, outIndex, control) = Self.indices(ofKey: entry.key)
         if entry.key & Self.packedFlag != 0 {
-            return .packed(roads: PackedRoads(word: entry.masks), inIndex: Int((entry.key >> 32) & 0x3f),
-                           outIndex: Int((entry.key >> 38) & 0x3f), control: UInt8(truncatingIfNeeded: entry.key >> 44))
+            return .packed(roads: PackedRoads(word: entry.masks), inIndex: inIndex, outIndex: outIndex, control: control)
         }
         return .listed(slots: UInt32(truncatingIfNeeded: entry.masks), entries: UInt32(truncatingIfNeeded: entry.masks >> 32),
-                       inIndex: Int((entry.key >> 32) & 0x3f), outIndex: Int((entry.key >> 38) & 0x3f),
-                       control: UInt8(truncatingIfNeeded: entry.key >> 44))
+                       inIndex: inIndex, outIndex: outIndex, control: control)
     }
 
     /// The whole intersection for passing from `incoming` onto `outgoing` where the memo holds it packed
@@ -114,7 +113,7 @@ final class IntersectionMemo {
         return (PackedRoads(word: entry.masks), entry.key)
     }
 
-    /// The in index, out index and control bits of a packed entry's key (`packed`).
+    /// The in index, out index and control bits of an entry's key.
     @inline(__always) static func indices(ofKey key: UInt64) -> (inIndex: Int, outIndex: Int, control: UInt8) {
         (Int((key >> 32) & 0x3f), Int((key >> 38) & 0x3f), UInt8(truncatingIfNeeded: key >> 44))
     }

@@ -50,28 +50,23 @@ final class NameContainment {
     }
 
     /// Whether one name starts with the other (byte-wise, as OSRM's `starts_with`); true when either is empty.
-    func namesContained(_ a: UInt32, _ b: UInt32) -> Bool {
-        if a == b || a == 0 || b == 0 { return true }
-        return remembered(a, b, refs: false) { self.namesStart(a, b) }
-    }
-
-    /// `namesContained` on the bytes.
-    private func namesStart(_ a: UInt32, _ b: UInt32) -> Bool {
-        let x = bytes(a), y = bytes(b)
-        let shorter = x.count <= y.count ? x : y, longer = x.count <= y.count ? y : x
-        return longer.starts(with: shorter)
-    }
+    func namesContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: false) }
 
     /// Whether one ref contains the other (byte-wise substring, as OSRM's `find`); true when either is empty.
-    func refsContained(_ a: UInt32, _ b: UInt32) -> Bool {
+    func refsContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: true) }
+
+    /// `namesContained` or `refsContained`: ids first, then the table of pairs, then the bytes.
+    @inline(__always) private func contained(_ a: UInt32, _ b: UInt32, refs: Bool) -> Bool {
         if a == b || a == 0 || b == 0 { return true }
-        return remembered(a, b, refs: true) { self.refsFind(a, b) }
+        return remembered(a, b, refs: refs) {
+            let x = self.bytes(a), y = self.bytes(b)
+            let shorter = x.count <= y.count ? x : y, longer = x.count <= y.count ? y : x
+            return refs ? Self.occurs(shorter, in: longer) : longer.starts(with: shorter)
+        }
     }
 
-    /// `refsContained` on the bytes.
-    private func refsFind(_ a: UInt32, _ b: UInt32) -> Bool {
-        let x = bytes(a), y = bytes(b)
-        let needle = x.count <= y.count ? x : y, haystack = x.count <= y.count ? y : x
+    /// Whether `needle` occurs in `haystack` (the longer of the two).
+    private static func occurs(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }
         guard needle.count <= haystack.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
