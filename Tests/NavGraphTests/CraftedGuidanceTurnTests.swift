@@ -22,8 +22,8 @@ import NavGraph
     ///             S                Stem Road
     ///
     /// The stem ends at a road that runs both ways: `end of road` right (to E) and left (to W), whatever the
-    /// branches are called. When the west branch is a service road, the east branch is the obvious way on: a plain
-    /// `turn` right.
+    /// branches are called. When the west branch is a service road, the stem meets only one other real road (OSRM
+    /// v26's driveway junction): East Street is the way on whatever its angle, said as a `new name` right.
     @Test func tJunctionIsEndOfRoadUnlessABranchIsMinor() throws {
         func sketch(westHighway: String) -> Sketch {
             var s = Sketch()
@@ -44,7 +44,7 @@ import NavGraph
 
         let minor = GuidanceJunctionTests.middle(try sketch(westHighway: "service").steps("crafted-eor-minor", from: (0, -200), to: (200, 0)))
         #expect(minor.count == 1)
-        #expect(minor.first?.maneuver.type == .turn)
+        #expect(minor.first?.maneuver.type == .newName)
         #expect(minor.first?.maneuver.modifier == .right)
     }
 
@@ -135,6 +135,32 @@ import NavGraph
         #expect(left.count == 1)
         #expect(left.first?.maneuver.type == .turn)
         #expect(left.first?.maneuver.modifier == .left)
+    }
+
+    /// Close Lane bends left at C; Side Street starts there and goes straight on:
+    ///
+    ///             N   Side Street
+    ///             |
+    ///   W ------- C                Close Lane (S to C, then C to W)
+    ///             |
+    ///             S
+    ///
+    /// Side Street is the obvious way on (OSRM v26: the bend is much sharper and keeps the name, and the road arrived
+    /// on is a minor one), so the bend is no end of road: following Close Lane is a `continue` left, and going
+    /// straight on is a `new name`.
+    @Test func sameNameBendPastAStraightSideStreetIsAContinue() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 0, 250); s.node(4, 0, -250)
+        s.way([4, 1, 2], Self.road("Close Lane"))
+        s.way([1, 3], Self.road("Side Street"))
+        let bend = GuidanceJunctionTests.middle(try s.steps("crafted-bend-continue", from: (0, -200), to: (-200, 0)))
+        #expect(bend.count == 1)
+        #expect(bend.first?.maneuver.type == .continue)
+        #expect(bend.first?.maneuver.modifier == .left)
+        let straight = GuidanceJunctionTests.middle(try s.steps("crafted-bend-straight", from: (0, -200), to: (0, 200)))
+        #expect(straight.count == 1)
+        #expect(straight.first?.maneuver.type == .newName)
+        #expect(straight.first?.maneuver.modifier == .straight)
     }
 
     /// Long Road becomes Short Street at A, which 20 m on crosses Cross Street at B, where the route turns right:

@@ -1,8 +1,8 @@
-/// Whether the road a route takes nearly straight on is told apart from every other road at the junction, as
-/// OSRM v26 decides it for a road that changes the name (its distinct-narrow-turn test): another road a car may
-/// take looks just as obvious unless it is much sharper and set apart by its name, by the road running on across
-/// the junction, by a minor road arrived on, or by being a link. Where one does, OSRM has no obvious way on and
-/// says `turn` (straight when nearly so) instead of `new name`.
+/// Whether a road at a junction is told apart from every other road there, as OSRM v26 decides it for a road
+/// within 60 degrees of straight on (its distinct-narrow-turn test): another road a car may take looks just as
+/// obvious unless it is much sharper and set apart by its name, by the road running on across the junction, by a
+/// minor road arrived on, by its class, or by being a link. Where one does, OSRM has no obvious way on and says
+/// `turn` (straight when nearly so) instead of `new name`.
 extension TurnClassifier {
     /// How much further from straight a rival must be than the road taken to be told apart, and by how many degrees.
     static let distinctRatio = 2.0
@@ -11,17 +11,23 @@ extension TurnClassifier {
     static let mainRoadPriority = 6.0
 
     /// Whether some other road at the junction looks as obvious as the route's way on (`view.outIndex`).
-    func hasSimilarRival(_ view: JunctionView) -> Bool {
-        let inRoad = view.roads[view.inIndex], out = view.roads[view.outIndex]
-        let inEdge = inRoad.edge, outDeviation = abs(view.deviation)
-        let inPriority = Self.roadPriority(inRoad.roadClass), outPriority = Self.roadPriority(out.roadClass)
+    func hasSimilarRival(_ view: JunctionView) -> Bool { !isDistinctNarrowTurn(view, view.outIndex) }
+
+    /// OSRM's `IsDistinctNarrowTurn`: whether no other road looks as obvious as road `candidate`.
+    func isDistinctNarrowTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+        let inRoad = view.roads[view.inIndex], out = view.roads[candidate]
+        let inEdge = inRoad.edge, outDeviation = abs(view.deviation(of: out))
+        let inPriority = Self.osrmPriority(inRoad.roadClass), outPriority = Self.osrmPriority(out.roadClass)
         let inLanes = laneCount(inEdge), outLanes = laneCount(out.edge)
-        for index in view.roads.indices where index != view.inIndex && index != view.outIndex {
+        let keepsName = !needsNameAnnounced(from: inEdge, to: out.edge)
+        let fourOrMore = view.roads.count >= 4
+        for index in view.roads.indices where index != view.inIndex && index != candidate {
             let road = view.roads[index]
             // Roads no car may take do not rival a narrow way on.
             if !road.entry && outDeviation < Self.narrowTurnDeviation { continue }
             let deviation = abs(view.deviation(of: road))
             let distinct = deviation > Self.distinctRatio * outDeviation && deviation - outDeviation > Self.distinctMargin
+            let slightlyDistinct = deviation > 0.7 * Self.distinctRatio * outDeviation
             let lanes = laneCount(road.edge)
             let laneFork = lanes > 0 && lanes == outLanes && inLanes == outLanes + lanes
                 && abs(Bearing.deviation(from: out.bearing, to: road.bearing)) < Self.groupDeviation
@@ -32,41 +38,30 @@ extension TurnClassifier {
             let onRing = inRoad.flags.contains(.roundabout)
             if onRing == out.flags.contains(.roundabout) && onRing != road.flags.contains(.roundabout) && outDeviation < deviation { continue }
             let renamesRival = needsNameAnnounced(from: inEdge, to: road.edge)
-            if distinct && renamesRival && !laneFork { continue }
-            if distinct && view.roads.count >= 4 && runsOnAcross(view, index) { continue }
+            if distinct && (keepsName || renamesRival) && !laneFork { continue }
+            let across = roadAcross(view, index)
+            if distinct && fourOrMore && (across.keepsName || across.angle > 180 - Self.narrowTurnDeviation) { continue }
+            if fourOrMore && keepsName && renamesRival && slightlyDistinct && across.keepsName && across.angle > 180 - Self.fuzzyDeviation { continue }
             if distinct && inPriority > Self.mainRoadPriority { continue }
             if distinct && outLanes > 0 && outLanes == inLanes && outDeviation < Self.fuzzyDeviation { continue }
-            // Any road set apart by class: narrower and of a lower group, the link of the road, or a link beside it.
-            let priority = Self.roadPriority(road.roadClass)
-            let narrower = lanes > 0 && lanes + 1 < inLanes && Self.strictlyLess(road.roadClass, than: inRoad.roadClass)
-                && Self.strictlyLess(road.roadClass, than: out.roadClass)
-            if narrower || (Self.isLink(road.roadClass, to: inRoad.roadClass) && Self.isLink(road.roadClass, to: out.roadClass)) { continue }
-            if outPriority == inPriority && Self.roadGroup(inPriority) < Self.roadGroup(priority) && renamesRival
+            // Roads set apart by class: lower than the way on that keeps the class and name, much higher, much
+            // narrower and of a lower group, the link of the road, or a link beside it.
+            let priority = Self.osrmPriority(road.roadClass)
+            let samePriority = outPriority == inPriority
+            if samePriority && keepsName && slightlyDistinct && (outPriority < priority || outPriority > priority + 4) { continue }
+            if roadHasLowerClass(from: inRoad, to: out, compare: road) { continue }
+            if samePriority && Self.roadGroup(inPriority) < Self.roadGroup(priority) && renamesRival
                 && needsNameAnnounced(from: out.edge, to: road.edge) { continue }
-            if outPriority == inPriority && Self.isLink(road.roadClass) { continue }
-            return true
+            if samePriority && Self.isLink(road.roadClass) { continue }
+            return false
         }
-        return false
+        return true
     }
 
     /// Lanes of an edge in both directions (0 when untagged), as car.lua counts them.
     func laneCount(_ edge: Int) -> Int {
         let packed = graph.guideField(edge: edge, field: GuideRecord.laneCounts)
         return Int(packed & 0xff) + Int((packed >> 8) & 0xff)
-    }
-
-    /// car.lua's road priority with links ranked just below their road (OSRM v26; lower is more important).
-    static func roadPriority(_ roadClass: RoadClass) -> Double {
-        switch roadClass {
-        case .motorwayLink: 1
-        case .trunkLink: 3
-        case .primaryLink: 5
-        case .secondaryLink: 7
-        case .tertiaryLink: 9
-        case .residential, .unclassified: 11
-        case .service: 12
-        default: osrmPriority(roadClass)
-        }
     }
 
     /// OSRM's road group of a priority: motorway, trunk, main roads, residential, links and unclassified, paths.
@@ -86,15 +81,15 @@ extension TurnClassifier {
     /// Whether class a is of a lower group of roads than class b (minor roads below all others).
     static func strictlyLess(_ a: RoadClass, than b: RoadClass) -> Bool {
         if isLowPriority(a) != isLowPriority(b) { return isLowPriority(a) }
-        return roadGroup(roadPriority(a)) > roadGroup(roadPriority(b))
+        return roadGroup(osrmPriority(a)) > roadGroup(osrmPriority(b))
     }
 
     /// Whether `link` is the link class of `road` (primary_link of primary).
     static func isLink(_ link: RoadClass, to road: RoadClass) -> Bool { isLink(link) && linkBase(link) == road }
 
-    /// Whether road `index` has a road on the far side of the junction (the one nearest its opposite bearing) that
-    /// keeps its name or lies nearly opposite: a road crossing, not one more way ahead.
-    func runsOnAcross(_ view: JunctionView, _ index: Int) -> Bool {
+    /// The road on the far side of the junction from road `index` (the one nearest its opposite bearing): whether
+    /// it keeps road `index`'s name, and the angle between the two.
+    func roadAcross(_ view: JunctionView, _ index: Int) -> (keepsName: Bool, angle: Double) {
         let road = view.roads[index]
         let target = Bearing.normalized(road.bearing + 180)
         var opposite = index
@@ -103,9 +98,9 @@ extension TurnClassifier {
             let gap = abs(Bearing.deviation(from: target, to: view.roads[j].bearing))
             if gap < nearest { nearest = gap; opposite = j }
         }
-        guard opposite != index else { return false }
+        guard opposite != index else { return (false, 0) }
         let angle = abs(Bearing.deviation(from: road.bearing, to: view.roads[opposite].bearing))
-        return !needsNameAnnounced(from: view.roads[opposite].edge, to: road.edge) || angle > 180 - Self.narrowTurnDeviation
+        return (!needsNameAnnounced(from: view.roads[opposite].edge, to: road.edge), angle)
     }
 
     /// The road class a link belongs to (primary for primary_link), or the class itself.

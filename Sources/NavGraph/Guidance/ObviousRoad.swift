@@ -1,7 +1,8 @@
-/// Which road at a junction is the obvious way on, decided as OSRM's guidance decides it (its `findObviousTurn`):
-/// the best candidate by entry, class and straightness, weighed against the best road that keeps the name, then
-/// checked for rivals that are nearly as straight or as important. OSRM announces a turn wherever no road is obvious:
-/// an end of road at a T, a `turn` rather than a `new name` where the name changes.
+/// Which road at a junction is the obvious way on, decided as OSRM v26's guidance decides it (its
+/// `findObviousTurn`): the road that keeps the name, else the straightest road of the same or a higher class, else
+/// the straightest road a car may take, each only where no other road looks as obvious (`isDistinctTurn`). OSRM
+/// announces a turn wherever no road is obvious: an end of road at a T, a `turn` rather than a `new name` where the
+/// name changes.
 extension TurnClassifier {
     /// OSRM's angle limits, in degrees of deviation from straight on.
     static let noTurnDeviation = 30.0
@@ -13,20 +14,27 @@ extension TurnClassifier {
     /// How much more important (lower priority number) a road must be to be obvious by class alone.
     static let priorityDistinction = 1.75
 
-    /// car.lua's road priority class (lower is more important).
+    /// car.lua's road priority class (OSRM v26 `RoadPriorityClass`; lower is more important): links just below
+    /// their road, residential above living streets above service roads, unclassified with the links.
     static func osrmPriority(_ roadClass: RoadClass) -> Double {
         switch roadClass {
         case .motorway: 0
+        case .motorwayLink: 1
         case .trunk: 2
+        case .trunkLink: 3
         case .primary: 4
+        case .primaryLink: 5
         case .secondary: 6
+        case .secondaryLink: 7
         case .tertiary: 8
-        case .livingStreet: 10
-        case .residential, .unclassified: 11
-        case .motorwayLink, .trunkLink, .primaryLink, .secondaryLink, .tertiaryLink: 14
-        case .track, .path, .cycleway: 16
+        case .tertiaryLink: 9
+        case .residential: 10
+        case .livingStreet: 11
+        case .service: 12
+        case .unclassified: 15
+        case .track, .path: 16
         case .footway, .pedestrian, .steps: 18
-        case .service, .ferry: 31
+        case .cycleway, .ferry: 31
         }
     }
 
@@ -65,136 +73,103 @@ extension TurnClassifier {
     func obviousRoad(_ view: JunctionView) -> Int? {
         let count = view.roads.count
         guard count > 2 else { return count == 2 ? (view.inIndex + 1) % 2 : nil }
-        let inEdge = view.roads[view.inIndex].edge
-        let inClass = view.roads[view.inIndex].roadClass
-        let inNamed = graph.edgeName[inEdge] != 0
+        let via = view.roads[view.inIndex]
+        let viaClass = via.roadClass
+        let viaUnnamed = nameKey(via.edge) == 0
         // OSRM's order: the road arrived on first, then from the sharpest right round to the sharpest left.
         func index(_ i: Int) -> Int { (view.inIndex - i + count) % count }
-        func road(_ i: Int) -> JunctionRoad { view.roads[index(i)] }
-        func deviation(_ i: Int) -> Double { i == 0 ? 180 : abs(view.deviation(of: road(i))) }
-        func continues(_ i: Int) -> Bool { !needsNameAnnounced(from: inEdge, to: road(i).edge) }
-        func obvious(_ a: Int, over b: Int) -> Bool {
-            Self.obviousByClass(incoming: inClass, candidate: road(a).roadClass, other: road(b).roadClass)
-        }
-        func inPriorityOrBetter(_ i: Int) -> Bool { Self.osrmPriority(road(i).roadClass) <= Self.osrmPriority(inClass) }
-        // Whether road a is a better candidate than road b.
-        func better(_ a: Int, _ b: Int) -> Bool {
-            let ra = road(a), rb = road(b)
-            let left = (ra.entry.rank, inPriorityOrBetter(a).rank, Self.isLowPriority(rb.roadClass).rank, deviation(b), (ra.roadClass == inClass).rank)
-            let right = (rb.entry.rank, inPriorityOrBetter(b).rank, Self.isLowPriority(ra.roadClass).rank, deviation(a), (rb.roadClass == inClass).rank)
-            return left > right
-        }
-        func betterContinuing(_ a: Int, _ b: Int) -> Bool {
-            let left = (road(a).entry.rank, continues(a).rank), right = (road(b).entry.rank, continues(b).rank)
-            return left > right || (left == right && better(a, b))
-        }
-
-        var first = 0
-        for i in 1..<count where better(i, first) { first = i }
-        var best = first
-        var bestDeviation = deviation(best)
-        if Self.isLowPriority(road(best).roadClass) && road(best).roadClass != inClass {
-            best = 0
-            bestDeviation = 180
-        }
-        var straightest = 0
-        for i in 1..<count where deviation(i) < deviation(straightest) { straightest = i }
-        if straightest != first {
-            let c = road(straightest).roadClass
-            if abs(bestDeviation - deviation(straightest)) > Self.fuzzyDeviation && !Self.isLowPriority(c) && !Self.isLink(c)
-                && !continues(first) {
-                best = straightest
-                bestDeviation = deviation(straightest)
+        // The road nearest straight on among those `excluded` keeps, or nil.
+        func straightmost(excluding excluded: (Int) -> Bool) -> Int? {
+            var best: Int?
+            var bestDeviation = Double.infinity
+            for i in 0..<count {
+                let road = index(i)
+                guard !excluded(road) else { continue }
+                let d = road == view.inIndex ? 180 : abs(view.deviation(of: view.roads[road]))
+                if d < bestDeviation { best = road; bestDeviation = d }
             }
+            return best
         }
-        guard best != 0 else { return nil }
-
-        var candidate = 0
-        for i in 1..<count where betterContinuing(i, candidate) { candidate = i }
-        var bestContinue = 0
-        var continueDeviation = 180.0
-        if continues(candidate) || (!inNamed && graph.edgeName[road(candidate).edge] == 0) {
-            bestContinue = candidate
-            continueDeviation = deviation(candidate)
+        // OSRM gives no obvious road onto or off a roundabout's ring.
+        func valid(_ road: Int) -> Int? {
+            guard road != view.inIndex else { return nil }
+            return view.roads[road].flags.contains(.roundabout) == via.flags.contains(.roundabout) ? road : nil
         }
-        if bestContinue != 0 && best != bestContinue && bestDeviation < Self.noTurnDeviation
-            && road(bestContinue).roadClass == road(best).roadClass { return nil }
-
-        var continueCount = 0, enterableContinues = 0, narrowContinues = 0
-        for i in 1..<count where continues(i) {
-            continueCount += 1
-            if road(i).entry { enterableContinues += 1 }
-            if deviation(i) < Self.narrowTurnDeviation { narrowContinues += 1 }
+        // 1. The road that keeps the name, at the same or a higher class.
+        let continuing = straightmost { road in
+            let candidate = view.roads[road]
+            guard candidate.entry else { return true }
+            if viaUnnamed && !Self.isLowPriority(viaClass) { return true }
+            let unnamed = self.nameKey(candidate.edge) == 0
+            if unnamed && !Self.isLowPriority(candidate.roadClass) { return true }
+            if viaUnnamed != unnamed { return true }
+            if Self.strictlyLess(candidate.roadClass, than: viaClass) || Self.isLink(candidate.roadClass, to: viaClass) { return true }
+            return self.needsNameAnnounced(from: via.edge, to: candidate.edge)
         }
-        let bestOverContinue: Bool = {
-            if bestContinue == 0 { return true }
-            if narrowContinues != continueCount && continueCount >= 2 && count >= 4 { return true }
-            if enterableContinues >= 2 && continueDeviation >= 2 * Self.narrowTurnDeviation { return true }
-            if obvious(bestContinue, over: best) { return false }
-            if obvious(best, over: bestContinue) { return true }
-            if bestDeviation < continueDeviation && bestDeviation < Self.fuzzyDeviation && !Self.isRamp(road(best).roadClass) { return true }
-            return bestDeviation < continueDeviation && inClass == road(best).roadClass
-                && Self.osrmPriority(road(bestContinue).roadClass) > Self.osrmPriority(road(best).roadClass)
-        }()
-
-        // Turning onto a oneway through street is announced unless it is a slight merge.
-        func ontoThroughStreet(_ i: Int) -> Bool {
-            let target = Bearing.normalized(road(i).bearing + 180)
-            var opposite = 0
-            var nearest = 360.0
-            for j in 0..<count {
-                let gap = abs(Bearing.deviation(from: target, to: road(j).bearing))
-                if gap < nearest { nearest = gap; opposite = j }
-            }
-            let other = road(opposite), taken = road(i)
-            let rings = other.flags.contains(.roundabout) || other.flags.contains(.circular) || taken.flags.contains(.roundabout)
-                || taken.flags.contains(.circular)
-            return !other.entry && taken.entry && other.roadClass == taken.roadClass && !rings && !Self.isLowPriority(other.roadClass)
-                && deviation(opposite) / max(deviation(i), 0.5) <= 2
+        if let road = continuing, isDistinctTurn(view, road) { return valid(road) }
+        // 2. The straightest road of the same or a higher class.
+        let sameClass = straightmost { road in
+            let candidate = view.roads[road]
+            return !candidate.entry || Self.strictlyLess(candidate.roadClass, than: viaClass)
+                || Self.isLink(candidate.roadClass, to: viaClass)
         }
-
-        if bestOverContinue {
-            func skipMinor(_ index: Int, step: Int) -> Int {
-                guard index != 0, obvious(best, over: index) else { return index }
-                return (index + step + count) % count
-            }
-            let left = skipMinor((best + 1) % count, step: 1)
-            let right = skipMinor(best - 1, step: -1)
-            let leftDeviation = deviation(left), rightDeviation = deviation(right)
-            if bestDeviation < Self.noTurnDeviation && min(leftDeviation, rightDeviation) > Self.fuzzyDeviation { return index(best) }
-            let obviousToLeft = left == 0 || obvious(best, over: left)
-            let obviousToRight = right == 0 || obvious(best, over: right)
-            func narrow(_ i: Int) -> Bool {
-                deviation(i) <= Self.fuzzyDeviation && (bestDeviation > Self.narrowTurnDeviation || road(i).entry)
-            }
-            if narrow(right) && !obviousToRight { return nil }
-            if narrow(left) && !obviousToLeft { return nil }
-            if ontoThroughStreet(best) { return nil }
-            func distinct(_ i: Int, _ d: Double) -> Bool {
-                let ratio = inClass == road(best).roadClass
-                    && Self.osrmPriority(road(best).roadClass) < Self.osrmPriority(road(i).roadClass) ? 0.8 * Self.distinctionRatio : Self.distinctionRatio
-                return i == 0 || d / bestDeviation >= ratio || (d <= Self.narrowTurnDeviation && !road(i).entry)
-            }
-            if (distinct(left, leftDeviation) || obviousToLeft) && (distinct(right, rightDeviation) || obviousToRight) { return index(best) }
-            return nil
+        if let road = sameClass, isDistinctTurn(view, road) { return valid(road) }
+        // 3. The straightest road a car may take, if nearly straight or the only one not sharp.
+        guard let road = straightmost(excluding: { !view.roads[$0].entry }) else { return nil }
+        let deviation = road == view.inIndex ? 180 : abs(view.deviation(of: view.roads[road]))
+        var notSharp = 0
+        for other in 0..<count where other != view.inIndex && abs(view.deviation(of: view.roads[other])) <= 90 { notSharp += 1 }
+        let onlyNotSharp = deviation <= 90 && notSharp == 1
+        if road != sameClass && (deviation <= Self.groupDeviation || onlyNotSharp) && !Self.isLowPriority(view.roads[road].roadClass)
+            && isDistinctTurn(view, road) { return valid(road) }
+        // 4. A motorway with one way on.
+        var enterable = 0
+        for other in 0..<count where view.roads[other].entry { enterable += 1 }
+        if Self.isHighway(view.roads[road].roadClass) && deviation <= Self.groupDeviation && enterable == 1 { return valid(road) }
+        // 5. One road splitting in two under one name, outside a T.
+        let allSameName = view.roads.allSatisfy { other in
+            nameKey(other.edge) != 0 && graph.edgeName[other.edge] == graph.edgeName[via.edge] && graph.edgeRef[other.edge] == graph.edgeRef[via.edge]
         }
-        if continueDeviation < 1 { return index(bestContinue) }
-        if ontoThroughStreet(bestContinue) { return nil }
-        let continueClass = road(bestContinue).roadClass
-        for i in 1..<count where i != bestContinue && road(i).entry {
-            if obvious(bestContinue, over: i) { continue }
-            if Self.isRamp(road(i).roadClass) && continueDeviation < Self.groupDeviation && !Self.isRamp(continueClass) { continue }
-            let d = deviation(i)
-            if d < Self.fuzzyDeviation { return nil }
-            let ratio = d / continueDeviation
-            if ratio < Self.distinctionRatio / 1.5 { return nil }
-            if !needsNameAnnounced(from: road(i).edge, to: road(bestContinue).edge) && ratio < 1.5 * Self.distinctionRatio { return nil }
+        if count == 3 && allSameName && enterable == 1 {
+            let first = view.deviation(of: view.roads[index(1)]), second = view.deviation(of: view.roads[index(2)])
+            if abs(first - 90) > Self.narrowTurnDeviation || abs(second + 90) > Self.narrowTurnDeviation { return valid(road) }
         }
-        return index(bestContinue)
+        return nil
     }
-}
 
-fileprivate extension Bool {
-    /// 1 for true, 0 for false: for ordering tuples of conditions, true first.
-    var rank: Int { self ? 1 : 0 }
+    /// Whether no other road at the junction looks as obvious as road `candidate` (OSRM's `IsDistinctTurn`).
+    func isDistinctTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+        guard candidate != view.inIndex else { return false }
+        if abs(view.deviation(of: view.roads[candidate])) < Self.groupDeviation { return isDistinctNarrowTurn(view, candidate) }
+        return isDistinctWideTurn(view, candidate)
+    }
+
+    /// OSRM's `IsDistinctWideTurn`: no other road within twice the candidate's deviation, unless it is a turn onto
+    /// a lower road (not straight on).
+    func isDistinctWideTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+        let via = view.roads[view.inIndex], chosen = view.roads[candidate]
+        let candidateDeviation = abs(view.deviation(of: chosen))
+        for index in view.roads.indices where index != view.inIndex && index != candidate {
+            let road = view.roads[index]
+            let deviation = abs(view.deviation(of: road))
+            if deviation > Self.straightModifierLimit && roadHasLowerClass(from: via, to: chosen, compare: road) { continue }
+            if deviation > Self.distinctionRatio * candidateDeviation { continue }
+            return false
+        }
+        return true
+    }
+
+    /// Deviations up to this are OSRM's `straight` modifier.
+    static let straightModifierLimit = 20.0
+
+    /// OSRM's `roadHasLowerClass`: `compare` is of a lower group than both roads and much narrower than the one
+    /// arrived on, or the link of both.
+    func roadHasLowerClass(from via: JunctionRoad, to candidate: JunctionRoad, compare: JunctionRoad) -> Bool {
+        let compareLanes = laneCount(compare.edge)
+        let narrower = compareLanes > 0 && compareLanes + 1 < laneCount(via.edge)
+        if narrower && Self.strictlyLess(compare.roadClass, than: via.roadClass) && Self.strictlyLess(compare.roadClass, than: candidate.roadClass) {
+            return true
+        }
+        return Self.isLink(compare.roadClass, to: via.roadClass) && Self.isLink(compare.roadClass, to: candidate.roadClass)
+    }
 }

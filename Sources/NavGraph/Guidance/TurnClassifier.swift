@@ -84,19 +84,16 @@ struct TurnClassifier {
         var modifier = Self.modifier(deviation: deviation)
         if outgoing == incoming ^ 1 { return (namesDiffer(inEdge, outEdge) ? .turn : .continue, .uturn) }
         // One pass over the other roads a car could take (no temporary arrays: this runs at every junction).
-        let inPriority = Self.priority(inClass), outPriority = Self.priority(outClass)
+        let outPriority = Self.priority(outClass)
         var otherCount = 0, similarCount = 0
         var firstSimilar: JunctionRoad?
-        var bestRival = 180.0
         var mainHighway: JunctionRoad?, mainHighwayDeviation = 0.0
-        var othersMinor = true
         for index in view.roads.indices where index != view.inIndex && index != view.outIndex && view.roads[index].entry {
             let road = view.roads[index]
             let roadClass = road.roadClass
             let priority = Self.priority(roadClass)
             let straightness = abs(view.deviation(of: road))
             otherCount += 1
-            if priority <= max(inPriority, outPriority) + 1 { othersMinor = false }
             if Self.isHighway(roadClass) && (mainHighway == nil || straightness < mainHighwayDeviation) {
                 mainHighway = road
                 mainHighwayDeviation = straightness
@@ -106,27 +103,34 @@ struct TurnClassifier {
             guard priority <= outPriority + 1 else { continue }
             similarCount += 1
             if firstSimilar == nil { firstSimilar = road }
-            bestRival = min(bestRival, straightness)
         }
 
         // Roads that reach this junction but cannot be entered: a oneway arriving here means something merges.
         if otherCount == 0 && Self.isLink(inClass) && Self.isHighway(outClass) && mergesInto(view) {
             return (.merge, mergeSide(view))
         }
-        let sameRoad = !renamed && nameKey(inEdge) != 0
-        if !sameRoad, let side = endOfRoad(view, inClass: inClass, outClass: outClass) { return (.endOfRoad, side) }
-        if otherCount == 0 { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
         let outStraightness = abs(deviation)
 
         // Motorway exits and entries.
         if Self.isHighway(inClass) && Self.isLink(outClass) {
-            if let main = mainHighway { return (.offRamp, sideModifier(view, against: main)) }
+            if let main = mainHighway, otherCount > 0 { return (.offRamp, sideModifier(view, against: main)) }
         }
-        if !Self.isHighway(inClass) && !Self.isLink(inClass) && Self.isLink(outClass) && isHighwayBound(outgoing) {
+        if !Self.isHighway(inClass) && !Self.isLink(inClass) && Self.isLink(outClass) && isHighwayBound(outgoing) && otherCount > 0 {
             return (.onRamp, modifier)
         }
+        // Past driveways: where the road arrived on meets one other real road and only minor ones besides, that road
+        // is the way on whatever its angle (OSRM's driveway handler): said only as a new name.
+        if let through = drivewayWayOn(view) {
+            if through == view.outIndex { return renamed ? (.newName, modifier) : nil }
+            if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
+            return (.turn, modifier)
+        }
+        // The obvious way on (OSRM v26's `findObviousTurn`); forks and ends of road only where there is none.
+        let obvious = obviousRoad(view)
+        let threeWay = view.roads.count == 3
         // Forks: two similar roads both going roughly ahead, none clearly straight.
-        if outStraightness < 50, let rival = firstSimilar, similarCount == 1 {
+        if outStraightness < 50, let rival = firstSimilar, similarCount == 1,
+           obvious == nil || (threeWay && Self.isLink(inClass) && Self.isLink(outClass) && Self.isLink(rival.roadClass)) {
             let rivalDeviation = abs(view.deviation(of: rival))
             let clearStraight = min(outStraightness, rivalDeviation) < 10 && max(outStraightness, rivalDeviation) > 25
             let rivalPriority = Self.priority(rival.roadClass)
@@ -137,33 +141,41 @@ struct TurnClassifier {
                 return (.fork, view.deviation < view.deviation(of: rival) ? .slightLeft : .slightRight)
             }
         }
-
-        // The obvious way on: nearly straight and no similar road nearly as straight; or the same road going on
-        // while everything else is minor. A name change there is worded as OSRM does (`nameChange`).
-        let obviousStraight = outStraightness <= 35 && (bestRival > outStraightness + 25 || bestRival > 45)
-        if obviousStraight {
-            guard renamed else { return nil }
-            // OSRM v26: a new name is said only on a way on that no other road rivals; otherwise it is a turn.
-            return hasSimilarRival(view) ? (.turn, modifier) : nameChange(view, outEdge: outEdge, modifier: modifier)
+        if threeWay && obvious == nil, let side = endOfRoad(view) { return (.endOfRoad, side) }
+        if otherCount == 0 || obvious == view.outIndex {
+            return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil
         }
-        if sameRoad && othersMinor { return outStraightness < 45 ? nil : (.continue, modifier) }
-        if othersMinor && outStraightness < 30 && outPriority <= inPriority { return renamed ? nameChange(view, outEdge: outEdge, modifier: modifier) : nil }
-
-        if modifier == .straight { return (sameRoad ? .continue : .turn, .straight) }
+        // No obvious way on, or another road is it: OSRM's basic turn, `continue` where the name goes on.
+        let keepsName = graph.edgeName[inEdge] != 0 && graph.edgeName[outEdge] != 0 && !needsNameAnnounced(from: inEdge, to: outEdge)
+        if threeWay, modifier == .straight, let other = obvious,
+           Self.modifier(deviation: view.deviation(of: view.roads[other])) == .straight {
+            modifier = view.deviation(of: view.roads[other]) > deviation ? .slightLeft : .slightRight
+        }
         if modifier == .uturn { modifier = deviation > 0 ? .sharpRight : .sharpLeft }
-        return (.turn, modifier)
+        return (keepsName ? .continue : .turn, modifier)
+    }
+
+    /// The one other real road at a junction whose remaining roads are all minor (service roads, tracks, ferries),
+    /// arriving on a real road: OSRM's driveway junction. Its index in `view.roads`, or nil.
+    func drivewayWayOn(_ view: JunctionView) -> Int? {
+        guard view.roads.count > 2, !Self.isLowPriority(view.roads[view.inIndex].roadClass) else { return nil }
+        var through: Int?
+        for index in view.roads.indices where index != view.inIndex && !Self.isLowPriority(view.roads[index].roadClass) {
+            guard through == nil else { return nil }
+            through = index
+        }
+        return through
     }
 
     /// End of road (OSRM's T): three roads, one branch a right turn and the other a left (each within 40 degrees of
     /// square), and no road the obvious way on (`obviousRoad`). The side, or nil.
-    func endOfRoad(_ view: JunctionView, inClass: RoadClass, outClass: RoadClass) -> ManeuverModifier? {
+    func endOfRoad(_ view: JunctionView) -> ManeuverModifier? {
         guard view.roads.count == 3, let other = view.roads.indices.first(where: { $0 != view.inIndex && $0 != view.outIndex })
         else { return nil }
         let deviation = view.deviation, otherDeviation = view.deviation(of: view.roads[other])
         let right = max(deviation, otherDeviation), left = min(deviation, otherDeviation)
         guard abs(right - 90) < 40 && abs(left + 90) < 40 else { return nil }
-        // As OSRM: only where no road is the obvious way on.
-        return obviousRoad(view) == nil ? (deviation > 0 ? .right : .left) : nil
+        return deviation > 0 ? .right : .left
     }
 
     /// A name change on the obvious way on, as OSRM words it: onto a road that runs on through the junction (the
