@@ -137,6 +137,31 @@ import NavGraph
         #expect(left.first?.maneuver.modifier == .left)
     }
 
+    /// The stem of a T meets a public street going east and a private one going west:
+    ///
+    ///   W ------- C ------- E      Private Way (access=private) / East Street
+    ///             |
+    ///   X ------- J                Side Street joins Stem Road at J, 125 m before C
+    ///             |
+    ///             S                Stem Road
+    ///
+    /// OSRM's car profile keeps private streets (as restricted roads), so the junction is still a T: `end of road`
+    /// right, not a plain bend of the road.
+    @Test func privateBranchStillMakesAnEndOfRoad() throws {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
+        var privateWay = Self.road("Private Way")
+        privateWay["access"] = "private"
+        s.way([1, 2], privateWay)
+        s.way([1, 3], Self.road("East Street"))
+        s.way([4, 5, 1], Self.road("Stem Road"))
+        s.way([6, 5], Self.road("Side Street"))
+        let right = GuidanceJunctionTests.middle(try s.steps("crafted-eor-private", from: (0, -200), to: (200, 0)))
+        #expect(right.count == 1)
+        #expect(right.first?.maneuver.type == .endOfRoad)
+        #expect(right.first?.maneuver.modifier == .right)
+    }
+
     /// Close Lane bends left at C; Side Street starts there and goes straight on:
     ///
     ///             N   Side Street

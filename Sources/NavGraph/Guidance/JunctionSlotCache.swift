@@ -31,10 +31,10 @@ struct JunctionSlot {
     /// Junctions with more roads than this have no entry masks (a view scans the turn arcs instead).
     static let maskedDegree = 32
 
-    /// Whether a junction's intersection lists this road: private roads and tracks are no way on for a driver
-    /// (OSRM's car profile drops them), unless the route arrives or leaves by them.
+    /// Whether a junction's intersection lists this road: tracks are no way on for a driver (OSRM's car profile
+    /// drops them; private roads it keeps as restricted), unless the route arrives or leaves by them.
     @inline(__always) func isListed(routeUses: Bool) -> Bool {
-        routeUses || (flags & EdgeFlags.privateAccess.rawValue == 0 && roadClass != RoadClass.track.rawValue)
+        routeUses || roadClass != RoadClass.track.rawValue
     }
 }
 
