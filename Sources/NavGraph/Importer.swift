@@ -273,7 +273,8 @@ public enum Importer {
             let id = profileIDs[index]
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                    let nodeWeight = customized[index].nodeWeight
+                    // Taken from `customized`, so that the customization holds the only copy (the two passes free it early).
+                    var nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
@@ -281,16 +282,14 @@ public enum Importer {
                         // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
                         var written: [ProfileField: GraphFileSection] = [:]
                         try CCHView.with(hierarchy: hierarchy) { view in
-                            try nodeWeight.withUnsafeBufferPointer { weights in
-                                try Customization.customizeInPasses(hierarchy: view, nodeWeight: weights, split: split,
-                                                                    inputArcs: inputArcs[index].forEachPiece) { array in
-                                    guard hasOwnEdges[index] else { return }
-                                    switch array {
-                                    case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
-                                    case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
-                                    case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
-                                    case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
-                                    }
+                            try Customization.customizeInPasses(hierarchy: view, nodeWeight: { defer { nodeWeight = [] }; return nodeWeight },
+                                                                split: split, inputArcs: inputArcs[index].forEachPiece) { array in
+                                guard hasOwnEdges[index] else { return }
+                                switch array {
+                                case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
+                                case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
+                                case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
+                                case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
                                 }
                             }
                         }
