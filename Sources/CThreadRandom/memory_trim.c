@@ -19,3 +19,10 @@ void navgraph_release_free_memory(void) {
     malloc_trim(0);
 #endif
 }
+
+void navgraph_map_large_allocations(unsigned long bytes) {
+#ifndef NAVGRAPH_SANITIZED
+    /* Also fixes the threshold: glibc no longer raises it as mapped blocks are freed. */
+    mallopt(M_MMAP_THRESHOLD, (int)bytes);
+#endif
+}

@@ -29,6 +29,7 @@ public enum Importer {
     static func run(input: String, output: String, honourTurnRestrictions: Bool = true, log: ProgressLog = ProgressLog(),
                     roadSets: [RoadSet] = RoadSet.allCases, metricBudget: Int,
                     schedule: RoadSetSchedule = .motorFirst) throws -> GraphMetadata {
+        navgraph_map_large_allocations(UInt(largeAllocation))
         if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
             let network = try log.phase("read DIMACS") {
                 let network = try DimacsReader.read(path: input)
@@ -47,6 +48,11 @@ public enum Importer {
             throw error
         }
     }
+
+    /// Arrays of at least this many bytes are mapped on their own, so that freeing one returns it to the system
+    /// (navgraph_map_large_allocations); otherwise glibc keeps blocks of up to 32 MB in its arenas, where what the
+    /// import frees stayed resident (150–300 MB at milan-5x5, more than the import's whole margin).
+    static let largeAllocation = 4 << 20
 
     /// Room in the section table per road set (the motor set has 72 sections, the active set 62).
     static let sectionsPerRoadSet = 128
@@ -273,7 +279,8 @@ public enum Importer {
             let id = profileIDs[index]
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                    let nodeWeight = customized[index].nodeWeight
+                    // Taken from `customized`, so that the customization holds the only copy (the two passes free it early).
+                    var nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
                     // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
                     var sections: [GraphFileSection] = []
@@ -281,16 +288,14 @@ public enum Importer {
                         // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
                         var written: [ProfileField: GraphFileSection] = [:]
                         try CCHView.with(hierarchy: hierarchy) { view in
-                            try nodeWeight.withUnsafeBufferPointer { weights in
-                                try Customization.customizeInPasses(hierarchy: view, nodeWeight: weights, split: split,
-                                                                    inputArcs: inputArcs[index].forEachPiece) { array in
-                                    guard hasOwnEdges[index] else { return }
-                                    switch array {
-                                    case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
-                                    case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
-                                    case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
-                                    case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
-                                    }
+                            try Customization.customizeInPasses(hierarchy: view, nodeWeight: { defer { nodeWeight = [] }; return nodeWeight },
+                                                                split: split, inputArcs: inputArcs[index].forEachPiece) { array in
+                                guard hasOwnEdges[index] else { return }
+                                switch array {
+                                case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
+                                case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
+                                case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
+                                case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
                                 }
                             }
                         }

@@ -102,18 +102,16 @@ import Testing
         }
         for passSplit in [nil, split] {
             var arrays: [String: [Int64]] = [:]
-            try weights.withUnsafeBufferPointer { weights in
-                try costs.withUnsafeBufferPointer { costs in
-                    try Customization.customizeInPasses(hierarchy: graph.cch, nodeWeight: weights, split: passSplit, inputArcs: { add in
-                        add(UnsafeBufferPointer(rebasing: graph.cch.turnHead[0..<turnArcs]), UnsafeBufferPointer(rebasing: graph.cch.inputArc[0..<turnArcs]),
-                            UnsafeBufferPointer(rebasing: costs[0..<turnArcs]))
-                    }) { array in
-                        switch array {
-                        case .forward(let values): arrays["forward", default: []] += values.map(Int64.init)
-                        case .backward(let values): arrays["backward", default: []] += values.map(Int64.init)
-                        case .forwardVia(let values): arrays["forwardVia", default: []] += values.map(Int64.init)
-                        case .backwardVia(let values): arrays["backwardVia", default: []] += values.map(Int64.init)
-                        }
+            try costs.withUnsafeBufferPointer { costs in
+                try Customization.customizeInPasses(hierarchy: graph.cch, nodeWeight: { weights }, split: passSplit, inputArcs: { add in
+                    add(UnsafeBufferPointer(rebasing: graph.cch.turnHead[0..<turnArcs]), UnsafeBufferPointer(rebasing: graph.cch.inputArc[0..<turnArcs]),
+                        UnsafeBufferPointer(rebasing: costs[0..<turnArcs]))
+                }) { array in
+                    switch array {
+                    case .forward(let values): arrays["forward", default: []] += values.map(Int64.init)
+                    case .backward(let values): arrays["backward", default: []] += values.map(Int64.init)
+                    case .forwardVia(let values): arrays["forwardVia", default: []] += values.map(Int64.init)
+                    case .backwardVia(let values): arrays["backwardVia", default: []] += values.map(Int64.init)
                     }
                 }
             }

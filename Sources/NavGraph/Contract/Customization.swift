@@ -162,7 +162,8 @@ public enum Customization {
     /// weights sets each marked arc's backward middle to the first x, ascending, whose triangle gives its final weight.
     /// That is the x that last lowered it in the first pass (lowering is strict, the triangles of an arc come in
     /// ascending x, and they add the same final arcs of x), so the middles are the same as `customize`'s.
-    static func customizeInPasses(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
+    /// `nodeWeight` is called once for the routing nodes' weights, which are freed before the triangles.
+    static func customizeInPasses(hierarchy cch: CCHView, nodeWeight: () throws -> ContiguousArray<UInt32>, split: CustomizationSplit?,
                                   inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
                                   emit: (MetricArray) throws -> Void) throws {
         let arcCount = cch.arcCount
@@ -171,7 +172,10 @@ public enum Customization {
         weights.initialize(repeating: CCHMetric.infinity)
         let forward = UnsafeMutableBufferPointer(rebasing: weights[0..<arcCount])
         let backward = UnsafeMutableBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
-        try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
+        try nodeWeight().withUnsafeBufferPointer { nodeWeight in
+            try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
+        }
+        navgraph_release_free_memory()  // the weights, if they lay in a heap arena rather than a mapping of their own
 
         let marks = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(1, (arcCount + 63) / 64))
         defer { marks.deallocate() }
@@ -258,11 +262,9 @@ private struct LowerTriangles: @unchecked Sendable {
 
     /// Every node's triangles, on one thread.
     func relaxAll() {
-        withNeighborArcs { arcOfNeighbor in
-            for x in 0..<cch.nodeCount {
-                let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
-                relax(x, arcs: begin..<end, lowerArcs: begin..<end, arcOfNeighbor)
-            }
+        for x in 0..<cch.nodeCount {
+            let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
+            relax(x, arcs: begin..<end, lowerArcs: begin..<end)
         }
     }
 
@@ -270,90 +272,89 @@ private struct LowerTriangles: @unchecked Sendable {
     /// node's triangles through lower arcs x -> y into the top (after both sides).
     func relax(side: UInt8, of sides: ContiguousArray<UInt8>) {
         let top = CustomizationSplit.top
-        withNeighborArcs { arcOfNeighbor in
-            for x in 0..<cch.nodeCount where side == top || sides[x] == side {
-                let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
-                // x's upper neighbours are its elimination-tree ancestors, so those in the top come last.
-                var lower = begin, upper = end
-                while lower < upper {
-                    let middle = (lower + upper) >> 1
-                    if sides[Int(cch.upHead[middle])] == top { upper = middle } else { lower = middle + 1 }
-                }
-                relax(x, arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower, arcOfNeighbor)
+        for x in 0..<cch.nodeCount where side == top || sides[x] == side {
+            let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
+            // x's upper neighbours are its elimination-tree ancestors, so those in the top come last.
+            var lower = begin, upper = end
+            while lower < upper {
+                let middle = (lower + upper) >> 1
+                if sides[Int(cch.upHead[middle])] == top { upper = middle } else { lower = middle + 1 }
             }
+            relax(x, arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower)
         }
     }
 
     /// y -> x -> z and z -> x -> y for each lower arc x -> y in `lowerArcs` and upper arc x -> z (both in `arcs`).
+    /// The arcs x -> z are found by merging y's row with x's row above y (both ascending; in a chordal hierarchy x's
+    /// row above y is part of y's), so no per-node scratch array is needed; each arc y -> z meets its triangles in
+    /// the same order as before.
     @inline(__always)
-    private func relax(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+    private func relax(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
         if arcs.count < 2 || lowerArcs.isEmpty { return }
         switch pass {
         case .weightsAndMiddles: break
-        case .forwardViaAndBackwardMarks: relaxMarking(x, arcs: arcs, lowerArcs: lowerArcs, arcOfNeighbor); return
-        case .backwardViaOfMarked: relaxBackwardVia(x, arcs: arcs, lowerArcs: lowerArcs, arcOfNeighbor); return
+        case .forwardViaAndBackwardMarks: relaxMarking(x, arcs: arcs, lowerArcs: lowerArcs); return
+        case .backwardViaOfMarked: relaxBackwardVia(x, arcs: arcs, lowerArcs: lowerArcs); return
         }
         let firstUp = cch.firstUp, upHead = cch.upHead
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        let end = arcs.upperBound
         for lowerArc in lowerArcs {
             let y = Int(upHead[lowerArc])
             let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
+            var otherArc = lowerArc + 1
             for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
-                if otherArc < 0 { continue }
+                guard otherArc < end else { break }
+                let z = upHead[topArc]
+                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
+                guard otherArc < end, upHead[otherArc] == z else { continue }
                 let up = xyDown &+ forward[otherArc]
                 if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
                 let down = backward[otherArc] &+ xyUp
                 if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
             }
         }
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
     }
 
     /// `relax`, with a mark instead of a backward middle.
-    private func relaxMarking(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+    private func relaxMarking(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
         let firstUp = cch.firstUp, upHead = cch.upHead
         let marks = marks!
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        let end = arcs.upperBound
         for lowerArc in lowerArcs {
             let y = Int(upHead[lowerArc])
             let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
+            var otherArc = lowerArc + 1
             for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
-                if otherArc < 0 { continue }
+                guard otherArc < end else { break }
+                let z = upHead[topArc]
+                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
+                guard otherArc < end, upHead[otherArc] == z else { continue }
                 let up = xyDown &+ forward[otherArc]
                 if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
                 let down = backward[otherArc] &+ xyUp
                 if down < backward[topArc] { backward[topArc] = down; navgraph_set_bit(marks, topArc) }
             }
         }
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
     }
 
     /// The backward middle of each marked arc not given one yet, where x's triangle gives its final weight.
-    private func relaxBackwardVia(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>, _ arcOfNeighbor: UnsafeMutableBufferPointer<Int32>) {
+    private func relaxBackwardVia(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
         let firstUp = cch.firstUp, upHead = cch.upHead
         let marks = marks!
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = Int32(arc) }
+        let end = arcs.upperBound
         for lowerArc in lowerArcs {
             let y = Int(upHead[lowerArc])
             let xyUp = forward[lowerArc]
+            var otherArc = lowerArc + 1
             for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+                guard otherArc < end else { break }
                 guard marks[topArc >> 6] & (1 << UInt64(topArc & 63)) != 0, backwardVia[topArc] < 0 else { continue }
-                let otherArc = Int(arcOfNeighbor[Int(upHead[topArc])])
-                if otherArc < 0 { continue }
+                let z = upHead[topArc]
+                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
+                guard otherArc < end, upHead[otherArc] == z else { continue }
                 if backward[otherArc] &+ xyUp == backward[topArc] { backwardVia[topArc] = Int32(x) }
             }
         }
-        for arc in arcs { arcOfNeighbor[Int(upHead[arc])] = -1 }
-    }
-
-    /// A scratch array (arc from the current x to each node, or -1) for one thread's pass.
-    private func withNeighborArcs(_ body: (UnsafeMutableBufferPointer<Int32>) -> Void) {
-        let arcOfNeighbor = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, cch.nodeCount))
-        arcOfNeighbor.initialize(repeating: -1)
-        defer { arcOfNeighbor.deallocate() }
-        body(arcOfNeighbor)
     }
 }
 
