@@ -9,6 +9,7 @@
 
 #include <zlib.h>
 
+#include <climits>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -299,19 +300,34 @@ std::vector<int> descriptors_on(const struct stat &target) {
     return found;
 }
 
+/// Whether descriptor `fd` is open on the file named `path` (as /proc/self/fd names it; also once it is unlinked).
+bool descriptor_names(int fd, const std::string &path) {
+    char link[PATH_MAX + 16];
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t length = ::readlink(proc.c_str(), link, sizeof link - 1);
+    if (length <= 0) return false;
+    const std::string name(link, static_cast<size_t>(length));
+    return name == path || name == path + " (deleted)";
+}
+
 /// libosmium 2.19's Reader never closes the descriptor of a PBF input (it hands it to the parser thread and its
 /// dummy decompressor owns nothing), so every read leaked two descriptors: the osm-pbf fuzzer ran out of them
 /// after about 13,000 imports. This closes, when the reads are over, the descriptors on the input that appeared
-/// while they ran. Reads are serialized (nav_osm_read's lock), so no other reader's descriptor is among them.
+/// while they ran. Reads are serialized (nav_osm_read's lock), so no other reader's descriptor is among them; a
+/// descriptor must also still name the input, since another thread's new file (an import's output, say) may
+/// reuse the inode number of an input that was replaced and closed meanwhile.
 class InputDescriptorSweep {
 public:
     explicit InputDescriptorSweep(const char *path) : m_valid(::stat(path, &m_target) == 0) {
-        if (m_valid) m_before = descriptors_on(m_target);
+        if (!m_valid) return;
+        char resolved[PATH_MAX];
+        m_path = ::realpath(path, resolved) != nullptr ? std::string(resolved) : std::string(path);
+        m_before = descriptors_on(m_target);
     }
     ~InputDescriptorSweep() {
         if (!m_valid) return;
         for (const int fd : descriptors_on(m_target)) {
-            if (std::find(m_before.begin(), m_before.end(), fd) == m_before.end()) ::close(fd);
+            if (std::find(m_before.begin(), m_before.end(), fd) == m_before.end() && descriptor_names(fd, m_path)) ::close(fd);
         }
     }
     InputDescriptorSweep(const InputDescriptorSweep &) = delete;
@@ -319,6 +335,7 @@ public:
 private:
     struct stat m_target {};
     bool m_valid;
+    std::string m_path;
     std::vector<int> m_before;
 };
 
