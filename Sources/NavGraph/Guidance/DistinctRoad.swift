@@ -4,14 +4,11 @@
 /// minor road arrived on, by its class, or by being a link. Where one does, OSRM has no obvious way on and says
 /// `turn` (straight when nearly so) instead of `new name`.
 extension TurnClassifier {
-    /// How much further from straight a rival must be than the road taken to be told apart, and by how many degrees.
-    static let distinctRatio = 2.0
+    /// By how many degrees a rival must be further from straight than the candidate to be told apart (besides
+    /// `distinctionRatio` times as far).
     static let distinctMargin = 12.5
     /// Roads arrived on that are less important than this (car.lua priority; secondary) tell every sharper road apart.
     static let mainRoadPriority = 6.0
-
-    /// Whether some other road at the junction looks as obvious as the route's way on (`view.outIndex`).
-    func hasSimilarRival(_ view: JunctionView) -> Bool { !isDistinctNarrowTurn(view, view.outIndex) }
 
     /// OSRM's `IsDistinctNarrowTurn`: whether no other road looks as obvious as road `candidate`.
     func isDistinctNarrowTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
@@ -26,8 +23,8 @@ extension TurnClassifier {
             // Roads no car may take do not rival a narrow way on.
             if !road.entry && outDeviation < Self.narrowTurnDeviation { continue }
             let deviation = abs(view.deviation(of: road))
-            let distinct = deviation > Self.distinctRatio * outDeviation && deviation - outDeviation > Self.distinctMargin
-            let slightlyDistinct = deviation > 0.7 * Self.distinctRatio * outDeviation
+            let distinct = deviation > Self.distinctionRatio * outDeviation && deviation - outDeviation > Self.distinctMargin
+            let slightlyDistinct = deviation > 0.7 * Self.distinctionRatio * outDeviation
             let lanes = laneCount(road.edge)
             let laneFork = lanes > 0 && lanes == outLanes && inLanes == outLanes + lanes
                 && abs(Bearing.deviation(from: out.bearing, to: road.bearing)) < Self.groupDeviation

@@ -168,7 +168,7 @@ struct TurnClassifier {
     }
 
     /// End of road (OSRM's T): three roads, one branch a right turn and the other a left (each within 40 degrees of
-    /// square), and no road the obvious way on (`obviousRoad`). The side, or nil.
+    /// square). The side, or nil. The caller asks only where no road is the obvious way on (`obviousRoad`).
     func endOfRoad(_ view: JunctionView) -> ManeuverModifier? {
         guard view.roads.count == 3, let other = view.roads.indices.first(where: { $0 != view.inIndex && $0 != view.outIndex })
         else { return nil }
