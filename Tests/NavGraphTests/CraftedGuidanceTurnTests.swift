@@ -13,6 +13,17 @@ import NavGraph
         return tags
     }
 
+    /// The T drawn below: the west branch tagged `west`, East Street, Stem Road from S, and Side Street joining it at J.
+    static func tJunctionWithASideStreet(west: [String: String]) -> Sketch {
+        var s = Sketch()
+        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
+        s.way([1, 2], west)
+        s.way([1, 3], road("East Street"))
+        s.way([4, 5, 1], road("Stem Road"))
+        s.way([6, 5], road("Side Street"))
+        return s
+    }
+
     /// A T whose two branches have different names, with a side street joining the stem on the way:
     ///
     ///   W ------- C ------- E      West Street / East Street
@@ -25,15 +36,7 @@ import NavGraph
     /// branches are called. When the west branch is a service road, the stem meets only one other real road (OSRM
     /// v26's driveway junction): East Street is the way on whatever its angle, said as a `new name` right.
     @Test func tJunctionIsEndOfRoadUnlessABranchIsMinor() throws {
-        func sketch(westHighway: String) -> Sketch {
-            var s = Sketch()
-            s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
-            s.way([1, 2], Self.road("West Street", westHighway))
-            s.way([1, 3], Self.road("East Street"))
-            s.way([4, 5, 1], Self.road("Stem Road"))
-            s.way([6, 5], Self.road("Side Street"))
-            return s
-        }
+        func sketch(westHighway: String) -> Sketch { Self.tJunctionWithASideStreet(west: Self.road("West Street", westHighway)) }
         let right = GuidanceJunctionTests.middle(try sketch(westHighway: "residential").steps("crafted-eor-right", from: (0, -200), to: (200, 0)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .endOfRoad)
@@ -148,14 +151,9 @@ import NavGraph
     /// OSRM's car profile keeps private streets (as restricted roads), so the junction is still a T: `end of road`
     /// right, not a plain bend of the road.
     @Test func privateBranchStillMakesAnEndOfRoad() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
         var privateWay = Self.road("Private Way")
         privateWay["access"] = "private"
-        s.way([1, 2], privateWay)
-        s.way([1, 3], Self.road("East Street"))
-        s.way([4, 5, 1], Self.road("Stem Road"))
-        s.way([6, 5], Self.road("Side Street"))
+        let s = Self.tJunctionWithASideStreet(west: privateWay)
         let right = GuidanceJunctionTests.middle(try s.steps("crafted-eor-private", from: (0, -200), to: (200, 0)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .endOfRoad)
