@@ -296,6 +296,20 @@ private struct LowerTriangles: @unchecked Sendable {
         case .forwardViaAndBackwardMarks: relaxMarking(x, arcs: arcs, lowerArcs: lowerArcs); return
         case .backwardViaOfMarked: relaxBackwardVia(x, arcs: arcs, lowerArcs: lowerArcs); return
         }
+        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, xyDown, topArc, otherArc in
+            let up = xyDown &+ forward[otherArc]
+            if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
+            let down = backward[otherArc] &+ xyUp
+            if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
+        }
+    }
+
+    /// The triangles of x: for each lower arc x -> y in `lowerArcs` (its weights `xyUp`, `xyDown`), each arc y -> z
+    /// (`topArc`) whose z x also reaches by an arc x -> z (`otherArc`, in `arcs`), found by merging y's row with x's
+    /// row above y.
+    @inline(__always)
+    private func forEachTriangle(arcs: Range<Int>, lowerArcs: Range<Int>,
+                                 _ visit: (_ xyUp: UInt32, _ xyDown: UInt32, _ topArc: Int, _ otherArc: Int) -> Void) {
         let firstUp = cch.firstUp, upHead = cch.upHead
         let end = arcs.upperBound
         for lowerArc in lowerArcs {
@@ -307,53 +321,28 @@ private struct LowerTriangles: @unchecked Sendable {
                 let z = upHead[topArc]
                 while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
                 guard otherArc < end, upHead[otherArc] == z else { continue }
-                let up = xyDown &+ forward[otherArc]
-                if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
-                let down = backward[otherArc] &+ xyUp
-                if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
+                visit(xyUp, xyDown, topArc, otherArc)
             }
         }
     }
 
     /// `relax`, with a mark instead of a backward middle.
     private func relaxMarking(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        let marks = marks!
-        let end = arcs.upperBound
-        for lowerArc in lowerArcs {
-            let y = Int(upHead[lowerArc])
-            let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
-            var otherArc = lowerArc + 1
-            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                guard otherArc < end else { break }
-                let z = upHead[topArc]
-                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
-                guard otherArc < end, upHead[otherArc] == z else { continue }
-                let up = xyDown &+ forward[otherArc]
-                if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
-                let down = backward[otherArc] &+ xyUp
-                if down < backward[topArc] { backward[topArc] = down; navgraph_set_bit(marks, topArc) }
-            }
+        guard let marks else { return }
+        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, xyDown, topArc, otherArc in
+            let up = xyDown &+ forward[otherArc]
+            if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
+            let down = backward[otherArc] &+ xyUp
+            if down < backward[topArc] { backward[topArc] = down; navgraph_set_bit(marks, topArc) }
         }
     }
 
     /// The backward middle of each marked arc not given one yet, where x's triangle gives its final weight.
     private func relaxBackwardVia(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        let marks = marks!
-        let end = arcs.upperBound
-        for lowerArc in lowerArcs {
-            let y = Int(upHead[lowerArc])
-            let xyUp = forward[lowerArc]
-            var otherArc = lowerArc + 1
-            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
-                guard otherArc < end else { break }
-                guard marks[topArc >> 6] & (1 << UInt64(topArc & 63)) != 0, backwardVia[topArc] < 0 else { continue }
-                let z = upHead[topArc]
-                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
-                guard otherArc < end, upHead[otherArc] == z else { continue }
-                if backward[otherArc] &+ xyUp == backward[topArc] { backwardVia[topArc] = Int32(x) }
-            }
+        guard let marks else { return }
+        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, _, topArc, otherArc in
+            guard marks[topArc >> 6] & (1 << UInt64(topArc & 63)) != 0, backwardVia[topArc] < 0 else { return }
+            if backward[otherArc] &+ xyUp == backward[topArc] { backwardVia[topArc] = Int32(x) }
         }
     }
 }
