@@ -4,7 +4,7 @@ import NavGraph
 /// The car profile's speed rules (README "Time model"), pinned to OSRM car.lua's values.
 @Suite("Speed rules")
 struct SpeedRuleTests {
-    func speeds(_ tags: [String: String]) -> (Double, Double)? {
+    func speeds(_ tags: OSMTags) -> (Double, Double)? {
         CarProfile.attributes(tags: tags).map { ($0.speedKmhForward, $0.speedKmhBackward) }
     }
 

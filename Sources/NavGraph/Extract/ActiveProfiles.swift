@@ -2,7 +2,7 @@
 protocol TableDrivenProfile: VehicleProfile {}
 
 extension TableDrivenProfile {
-    public func attributes(tags: [String: String]) -> WayAttributes? {
+    public func attributes(tags: OSMTags) -> WayAttributes? {
         let rules = self.rules
         let access = rules.access(tags)
         if let access, rules.blockedAccess.contains(access) || rules.privateAccess.contains(access) { return nil }

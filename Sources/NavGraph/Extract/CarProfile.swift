@@ -27,7 +27,10 @@ public enum CarProfile {
     /// Narrowest `maxwidth:physical|maxwidth|width|est_width` in metres a car passes (OSRM `vehicle_width`).
     public static let vehicleWidth = 1.9
     /// Tags whose value (or its `:forward` / `:backward` form, looked up first) gives the speed limit, in OSRM's order.
+    static let widthKeys = ["maxwidth:physical", "maxwidth", "width", "est_width"]
     static let maxspeedKeys = ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"]
+    /// Each of `maxspeedKeys` with its `:forward` and `:backward` forms.
+    static let maxspeedKeyForms = maxspeedKeys.map { ($0, $0 + ":forward", $0 + ":backward") }
     /// Highest speed in km/h on a surface, track grade or smoothness (OSRM car.lua); unlisted values do not limit.
     static let surfaceSpeeds: [String: Double] = [
         "cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60, "bricks": 60,
@@ -52,7 +55,7 @@ public enum CarProfile {
     static let allowedAccess: Set<String> = ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"]
 
     /// Returns nil when a car may not use the way at all.
-    public static func attributes(tags: [String: String]) -> WayAttributes? {
+    public static func attributes(tags: OSMTags) -> WayAttributes? {
         let roadClass: RoadClass
         if tags["route"] == "ferry" {
             roadClass = .ferry
@@ -68,7 +71,7 @@ public enum CarProfile {
             return nil
         }
         if tags["area"] == "yes" || tags["impassable"] == "yes" || tags["smoothness"] == "impassable" { return nil }
-        for key in ["maxwidth:physical", "maxwidth", "width", "est_width"] {
+        for key in widthKeys {
             guard let raw = tags[key] else { continue }
             if let metres = Double(raw.prefix { $0.isNumber || $0 == "." }), metres > 0, metres <= vehicleWidth { return nil }
             break
@@ -109,8 +112,9 @@ public enum CarProfile {
 
         let maxspeed = Maxspeed.parse(tags["maxspeed"])
         let (forwardLimit, backwardLimit) = speedLimits(tags)
-        let surfaceLimit = [tags["surface"].flatMap { surfaceSpeeds[$0] }, tags["tracktype"].flatMap { tracktypeSpeeds[$0] },
-                            tags["smoothness"].flatMap { smoothnessSpeeds[$0] }].compactMap { $0 }.min()
+        func lower(_ first: Double?, _ second: Double?) -> Double? { first.map { min($0, second ?? $0) } ?? second }
+        let surfaceLimit = lower(lower(tags["surface"].flatMap { surfaceSpeeds[$0] }, tags["tracktype"].flatMap { tracktypeSpeeds[$0] }),
+                                 tags["smoothness"].flatMap { smoothnessSpeeds[$0] })
         func speed(limit: Double?) -> Double {
             guard roadClass != .ferry else { return roadClass.defaultSpeedKmh }
             let base = limit.map { max(5, $0 * maxspeedFactor) } ?? roadClass.defaultSpeedKmh
@@ -146,7 +150,7 @@ extension CarProfile {
     /// The barrier a tagged node forms for a car, as car.lua decides: an access tag on the node decides alone (closed
     /// when blocked, else open, gates included); otherwise `barrier=*` outside the lists closes, except rising bollards,
     /// lowered or flush kerbs, a kerb tagged as a crossing, audible fences, and a height restrictor a car fits under.
-    public static func barrier(nodeTags tags: [String: String]) -> NodeBarrier {
+    public static func barrier(nodeTags tags: OSMTags) -> NodeBarrier {
         if let access = ["motorcar", "motor_vehicle", "vehicle", "access"].lazy.compactMap({ tags[$0] }).first.map(resolvedAccess) {
             return blockedAccess.contains(access) ? .impassable : .none
         }
@@ -165,8 +169,10 @@ extension CarProfile {
 
     /// Access tags in the order they are read: the most specific first; ferries only read motor vehicle ones.
     static func accessKeys(for roadClass: RoadClass) -> [String] {
-        roadClass == .ferry ? ["motorcar", "motor_vehicle"] : ["motorcar", "motor_vehicle", "vehicle", "access"]
+        roadClass == .ferry ? ferryAccessKeys : roadAccessKeys
     }
+    private static let ferryAccessKeys = ["motorcar", "motor_vehicle"]
+    private static let roadAccessKeys = ["motorcar", "motor_vehicle", "vehicle", "access"]
 
     /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
     static func resolvedAccess(_ raw: String) -> String {
@@ -180,11 +186,11 @@ extension CarProfile {
 
     /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
     /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
-    static func speedLimits(_ tags: [String: String]) -> (forward: Double?, backward: Double?) {
+    static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
         var forward: String?, backward: String?
-        for key in maxspeedKeys {
-            forward = forward ?? tags[key + ":forward"]
-            backward = backward ?? tags[key + ":backward"]
+        for (key, forwardKey, backwardKey) in maxspeedKeyForms {
+            forward = forward ?? tags[forwardKey]
+            backward = backward ?? tags[backwardKey]
             if forward == nil || backward == nil {
                 let common = tags[key]
                 forward = forward ?? common
@@ -223,8 +229,9 @@ public enum Maxspeed {
 
     /// Returns km/h, or nil for values that say nothing usable (`signals`, `variable`, garbage).
     public static func parse(_ raw: String?) -> Double? {
-        guard var value = raw?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard var value = raw?.trimmingTagSpaces, !value.isEmpty else { return nil }
         if let semicolon = value.firstIndex(of: ";") { value = String(value[..<semicolon]) }
+        if let number = Double(value) { return number > 0 && number < 400 ? number : nil }  // the common plain number
         switch value {
         case "none": return CarProfile.unlimitedSpeedKmh
         case "walk": return 7
@@ -255,7 +262,7 @@ public enum Maxspeed {
 /// Parses the `duration` tag of ferries: `HH:MM`, `HH:MM:SS`, minutes, or ISO 8601 `PT1H30M`.
 public enum FerryDuration {
     public static func parse(_ raw: String?) -> Double? {
-        guard let value = raw?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = raw?.trimmingTagSpaces, !value.isEmpty else { return nil }
         if value.hasPrefix("PT") || value.hasPrefix("pt") {
             var seconds = 0.0, number = ""
             for character in value.dropFirst(2).uppercased() {

@@ -15,11 +15,11 @@ public struct LocalizedNames: Sendable {
 
     /// Each language's `name:XX` of a way, "" where untagged or the same as `name`; nil when every one is "".
     /// Allocates only for a way that has one (most ways have none).
-    public static func read(tags: [String: String]) -> [String]? {
+    public static func read(tags: OSMTags) -> [String]? {
         var names: [String]?
         for (column, key) in keys.enumerated() {
             guard let tagged = tags[key] else { continue }
-            let name = tagged.trimmingCharacters(in: .whitespaces)
+            let name = tagged.trimmingTagSpaces
             guard !name.isEmpty, name != tags["name"] ?? "" else { continue }
             if names == nil { names = Array(repeating: "", count: keys.count) }
             names?[column] = name

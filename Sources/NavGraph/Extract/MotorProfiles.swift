@@ -19,21 +19,31 @@ public struct CarVehicleProfile: VehicleProfile {
 
     public var rules: ProfileRules { Self.rules }
 
-    public func attributes(tags: [String: String]) -> WayAttributes? { CarProfile.attributes(tags: tags) }
+    public func attributes(tags: OSMTags) -> WayAttributes? { CarProfile.attributes(tags: tags) }
 }
 
 /// A motor vehicle that drives like a car except for its own access tags and speed caps: the way is first judged by
-/// CarProfile with the car's access tags removed, then by the profile's access hierarchy and caps.
-protocol CarDerivedProfile: VehicleProfile {}
+/// CarProfile with the car's access tags removed (`strippedCarAttributes`), then by the profile's access hierarchy and
+/// caps. The first judgement is the same for every such profile, so a caller judging one way for several may make it
+/// once and pass it to `attributes(tags:strippedCar:)`.
+protocol CarDerivedProfile: VehicleProfile {
+    /// The way's attributes, given CarProfile's judgement of it without the car's access tags.
+    func attributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes?
+}
+
+/// CarProfile's judgement of a way with the car's access tags removed; the car's own judgement when the way has none.
+func strippedCarAttributes(tags: OSMTags) -> WayAttributes? {
+    let keys = CarDerivedKeys.carAccess
+    return CarProfile.attributes(tags: keys.contains(where: tags.contains) ? tags.removing(keys) : tags)
+}
 
 extension CarDerivedProfile {
-    /// Tags CarProfile reads for access, removed before asking it about another motor vehicle.
-    static var carAccessKeys: [String] { ["motorcar", "motor_vehicle", "vehicle", "access"] }
+    public func attributes(tags: OSMTags) -> WayAttributes? {
+        attributes(tags: tags, strippedCar: strippedCarAttributes(tags: tags))
+    }
 
-    func carDerivedAttributes(tags: [String: String]) -> WayAttributes? {
-        var stripped = tags
-        for key in Self.carAccessKeys { stripped[key] = nil }
-        guard var attributes = CarProfile.attributes(tags: stripped) else { return nil }
+    func carDerivedAttributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
+        guard var attributes = strippedCar else { return nil }
         let keys = attributes.roadClass == .ferry ? rules.accessKeys.filter { $0 != "vehicle" && $0 != "access" } : rules.accessKeys
         if let access = keys.lazy.compactMap({ tags[$0] }).first {
             if rules.blockedAccess.contains(access) { return nil }
@@ -47,6 +57,11 @@ extension CarDerivedProfile {
         }
         return attributes
     }
+}
+
+/// Key lists the car-derived profiles read, made once.
+enum CarDerivedKeys {
+    static let carAccess = ["motorcar", "motor_vehicle", "vehicle", "access"]
 }
 
 /// The truck (heavy goods vehicle): `hgv`/`goods` access, capped speeds, dimension and hazmat limits.
@@ -71,14 +86,14 @@ public struct TruckProfile: CarDerivedProfile {
 
     public var rules: ProfileRules { Self.rules }
 
-    public func attributes(tags: [String: String]) -> WayAttributes? {
-        guard var attributes = carDerivedAttributes(tags: tags) else { return nil }
+    func attributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
+        guard var attributes = carDerivedAttributes(tags: tags, strippedCar: strippedCar) else { return nil }
         if tags["toll:hgv"] == "yes" { attributes.flags.insert(.toll) }
         if tags["toll:hgv"] == "no" { attributes.flags.remove(.toll) }
         return attributes
     }
 
-    public func limits(tags: [String: String]) -> VehicleLimits? { VehicleLimits(tags: tags) }
+    public func limits(tags: OSMTags) -> VehicleLimits? { VehicleLimits(tags: tags) }
 }
 
 /// The motorcycle (or scooter): `motorcycle` access, a car's speeds.
@@ -101,8 +116,8 @@ public struct MotorcycleProfile: CarDerivedProfile {
 
     public var rules: ProfileRules { Self.rules }
 
-    public func attributes(tags: [String: String]) -> WayAttributes? {
-        guard var attributes = carDerivedAttributes(tags: tags) else { return nil }
+    func attributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
+        guard var attributes = carDerivedAttributes(tags: tags, strippedCar: strippedCar) else { return nil }
         if tags["toll:motorcycle"] == "no" { attributes.flags.remove(.toll) }
         return attributes
     }

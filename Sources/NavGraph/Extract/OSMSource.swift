@@ -38,14 +38,14 @@ public final class OSMSource {
         return UnsafeBufferPointer(start: data.pointee.way_node_refs + first, count: end - first)
     }
 
-    public func wayTags(_ way: Int) -> [String: String] {
-        Self.tags(blob: data.pointee.way_tag_blob, from: data.pointee.way_tag_offsets[way], to: data.pointee.way_tag_offsets[way + 1])
+    public func wayTags(_ way: Int) -> OSMTags {
+        tags(blob: data.pointee.way_tag_blob, from: data.pointee.way_tag_offsets[way], to: data.pointee.way_tag_offsets[way + 1])
     }
 
     public func relationID(_ relation: Int) -> Int64 { data.pointee.relation_ids[relation] }
 
-    public func relationTags(_ relation: Int) -> [String: String] {
-        Self.tags(blob: data.pointee.relation_tag_blob, from: data.pointee.relation_tag_offsets[relation],
+    public func relationTags(_ relation: Int) -> OSMTags {
+        tags(blob: data.pointee.relation_tag_blob, from: data.pointee.relation_tag_offsets[relation],
                   to: data.pointee.relation_tag_offsets[relation + 1])
     }
 
@@ -75,26 +75,16 @@ public final class OSMSource {
     /// Way-referenced nodes with guidance tags (signals, stop, give way, toll booth, motorway junction), sorted by id.
     public var taggedNodeCount: Int { data.pointee.tagged_node_count }
     public func taggedNodeID(_ index: Int) -> Int64 { data.pointee.tagged_node_ids[index] }
-    public func taggedNodeTags(_ index: Int) -> [String: String] {
-        Self.tags(blob: data.pointee.tagged_node_tag_blob, from: data.pointee.tagged_node_tag_offsets[index],
+    public func taggedNodeTags(_ index: Int) -> OSMTags {
+        tags(blob: data.pointee.tagged_node_tag_blob, from: data.pointee.tagged_node_tag_offsets[index],
                   to: data.pointee.tagged_node_tag_offsets[index + 1])
     }
     public func nodeLatE7(_ index: Int) -> Int32 { data.pointee.node_lat_e7[index] }
     public func nodeLonE7(_ index: Int) -> Int32 { data.pointee.node_lon_e7[index] }
 
-    private static func tags(blob: UnsafePointer<CChar>?, from: UInt64, to: UInt64) -> [String: String] {
+    private func tags(blob: UnsafePointer<CChar>?, from: UInt64, to: UInt64) -> OSMTags {
         guard let blob else { return [:] }
-        var result: [String: String] = [:]
-        var cursor = Int(from)
-        let end = Int(to)
-        while cursor < end {
-            let key = String(cString: blob + cursor)
-            cursor += strlen(blob + cursor) + 1
-            let value = String(cString: blob + cursor)
-            cursor += strlen(blob + cursor) + 1
-            result[key] = value
-        }
-        return result
+        return OSMTags(blob: blob, from: Int(from), to: Int(to), owner: self)
     }
 }
 

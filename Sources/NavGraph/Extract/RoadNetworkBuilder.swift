@@ -323,9 +323,26 @@ private final class ProfiledWays: @unchecked Sendable {
     var names: [(Int, [String])] = []
 
     func profile(_ source: OSMSource, ways: Range<Int>, profiles: [any VehicleProfile]) {
+        let carDerived = profiles.map { $0 as? any CarDerivedProfile }
+        var all: [WayAttributes?] = []
         for way in ways {
             let tags = source.wayTags(way)
-            let all = profiles.map { $0.attributes(tags: tags) }
+            // CarProfile's judgement without the car's access tags, made once for every car-derived profile; it is
+            // the car's own when the way has no such tag.
+            var stripped: WayAttributes??
+            let carAccessTagged = CarDerivedKeys.carAccess.contains(where: tags.contains)
+            all.removeAll(keepingCapacity: true)
+            for (profile, derived) in zip(profiles, carDerived) {
+                if let derived {
+                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags)) }
+                    all.append(derived.attributes(tags: tags, strippedCar: stripped ?? nil))
+                } else if profile.id == .car && !carAccessTagged {
+                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags)) }
+                    all.append(stripped ?? nil)
+                } else {
+                    all.append(profile.attributes(tags: tags))
+                }
+            }
             if let attributes = all.lazy.compactMap({ $0 }).first {
                 let guidance = WayGuidance(tags: tags, isOneway: !(attributes.forward && attributes.backward),
                                            onewayReversed: !attributes.forward && attributes.backward)

@@ -12,6 +12,13 @@ public struct VehicleLimits: Sendable, Equatable {
         public let unit: String
         /// Stored value = physical value * scale (cm for metres, 10 kg for tonnes).
         public let scale: Double
+        /// `key:physical`, read first.
+        let physicalKey: String
+
+        init(key: String, unit: String, scale: Double) {
+            self.key = key; self.unit = unit; self.scale = scale
+            physicalKey = key + ":physical"
+        }
     }
 
     public static let kinds: [Kind] = [
@@ -26,10 +33,10 @@ public struct VehicleLimits: Sendable, Equatable {
     public init(values: [UInt16]) { self.values = values }
 
     /// Reads the limits of a way; nil when it has none.
-    public init?(tags: [String: String]) {
+    public init?(tags: OSMTags) {
         var values = [UInt16](repeating: 0, count: Self.count)
         for (index, kind) in Self.kinds.enumerated() where index != Self.hazmat {
-            let raw = tags[kind.key + ":physical"] ?? tags[kind.key] ?? (kind.key == "maxweight" ? tags["maxweightrating"] : nil)
+            let raw = tags[kind.physicalKey] ?? tags[kind.key] ?? (kind.key == "maxweight" ? tags["maxweightrating"] : nil)
             guard let raw, let value = kind.unit == "m" ? Self.metres(raw) : Self.tonnes(raw), value > 0 else { continue }
             values[index] = UInt16(min(65535, (value * kind.scale).rounded()))
         }

@@ -120,7 +120,7 @@ public struct ProfileRules: Sendable {
     public var usesTurnRestrictions = true
 
     /// The access tag value that decides for this profile, if any.
-    public func access(_ tags: [String: String]) -> String? {
+    public func access(_ tags: OSMTags) -> String? {
         accessKeys.lazy.compactMap { tags[$0] }.first
     }
 }
@@ -131,17 +131,17 @@ public protocol VehicleProfile: Sendable {
     var id: ProfileID { get }
     var rules: ProfileRules { get }
     /// Returns nil when the vehicle may not use the way at all.
-    func attributes(tags: [String: String]) -> WayAttributes?
+    func attributes(tags: OSMTags) -> WayAttributes?
     /// Physical and legal limits of the way (height, weight, …); nil when it has none or the profile ignores them.
-    func limits(tags: [String: String]) -> VehicleLimits?
+    func limits(tags: OSMTags) -> VehicleLimits?
 }
 
 extension VehicleProfile {
-    public func limits(tags: [String: String]) -> VehicleLimits? { nil }
+    public func limits(tags: OSMTags) -> VehicleLimits? { nil }
 
     /// Whether a restriction relation applies to this profile: the value of its first `restriction:*` key (or of
     /// `restriction`), nil when `except` exempts the profile or no value is given.
-    public func restrictionValue(_ tags: [String: String]) -> String? {
+    public func restrictionValue(_ tags: OSMTags) -> String? {
         guard rules.usesTurnRestrictions else { return nil }
         if let except = tags["except"], except.split(separator: ";").contains(where: { rules.exceptValues.contains($0.trimmingCharacters(in: .whitespaces)) }) {
             return nil

@@ -17,27 +17,35 @@ public struct WayGuidance: Sendable, Equatable {
     public var isEmpty: Bool { self == WayGuidance() }
 
     /// Reads the guidance tags of a way; `onewayReversed` says the way is drawn against its only direction (`oneway=-1`).
-    public init(tags: [String: String], isOneway: Bool, onewayReversed: Bool) {
+    public init(tags: OSMTags, isOneway: Bool, onewayReversed: Bool) {
         let plainLanes = tags["turn:lanes"] ?? ""
         turnLanesForward = tags["turn:lanes:forward"] ?? (onewayReversed ? "" : plainLanes)
         turnLanesBackward = tags["turn:lanes:backward"] ?? (onewayReversed ? plainLanes : "")
-        func destinations(_ suffix: String) -> String {
-            let ref = tags["destination:ref" + suffix] ?? ""
-            let names = tags["destination" + suffix] ?? tags["destination:street" + suffix] ?? ""
+        func destinations(_ keys: DestinationKeys) -> String {
+            let ref = tags[keys.ref] ?? ""
+            let names = tags[keys.names] ?? tags[keys.street] ?? ""
+            if ref.isEmpty && names.isEmpty { return "" }
             let refs = Self.list(ref), places = Self.list(names)
             if refs.isEmpty { return places }
             return places.isEmpty ? refs : refs + ": " + places
         }
-        let plainDestinations = destinations("")
-        let forward = destinations(":forward"), backward = destinations(":backward")
+        let plainDestinations = destinations(.plain)
+        let forward = destinations(.forward), backward = destinations(.backward)
         destinationsForward = !forward.isEmpty ? forward : (onewayReversed ? "" : plainDestinations)
         destinationsBackward = !backward.isEmpty ? backward : (onewayReversed ? plainDestinations : "")
-        junctionRef = Self.list(tags["junction:ref"] ?? "")
+        junctionRef = tags["junction:ref"].map(Self.list) ?? ""
         let lanes = Int(tags["lanes"] ?? "") ?? 0
         let lanesForward = Int(tags["lanes:forward"] ?? "") ?? (isOneway ? lanes : (lanes > 0 ? lanes / 2 : 0))
         let lanesBackward = Int(tags["lanes:backward"] ?? "") ?? (isOneway ? 0 : (lanes > 0 ? lanes - lanes / 2 : 0))
         laneCountForward = UInt8(clamping: onewayReversed ? lanesBackward : lanesForward)
         laneCountBackward = UInt8(clamping: onewayReversed ? lanesForward : lanesBackward)
+    }
+
+    /// The destination keys of one direction ("", ":forward" or ":backward").
+    struct DestinationKeys {
+        let ref: String, names: String, street: String
+        init(_ suffix: String) { ref = "destination:ref" + suffix; names = "destination" + suffix; street = "destination:street" + suffix }
+        static let plain = DestinationKeys(""), forward = DestinationKeys(":forward"), backward = DestinationKeys(":backward")
     }
 
     /// "a;b; c" as "a, b, c".
@@ -63,7 +71,7 @@ public struct NodeControl: OptionSet, Sendable {
     public static let signalsBackwardOnly = NodeControl(rawValue: 1 << 7)
 
     /// Reads `highway=traffic_signals|stop|give_way|motorway_junction`, `barrier=toll_booth`, `railway=level_crossing`.
-    public init(tags: [String: String]) {
+    public init(tags: OSMTags) {
         var control: NodeControl = []
         switch tags["highway"] {
         case "traffic_signals": control.insert(.trafficSignals)
