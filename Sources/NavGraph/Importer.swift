@@ -204,15 +204,18 @@ public enum Importer {
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
         let withLimits = profileIDs.count > 1 && roadSet == .motor
         let edgeCount = network.edgeCount
-        // Held here until written: at once when no turn cost reads it, else after the turn costs.
-        var held: RoadNetwork? = consume network
+        // Written at once when no turn cost reads it; else the turn costs are computed on the unordered turn graph
+        // and the network written on another thread while the order runs (the costs follow their arcs through the
+        // renumbering). The network's one copy moves into that thread.
+        let held = NetworkHandOver(consume network)
         var written: WrittenNetwork?
-        if !withTurnCosts, let network = held.take() {
+        func writeNetwork(_ network: consuming RoadNetwork) throws -> WrittenNetwork {
             var routable = ContiguousArray<Bool>(repeating: false, count: edgeCount)
             for node in 0..<unordered.originalNodeCount { routable[Int(unordered.directedEdge[node] >> 1)] = true }
-            written = try WrittenNetwork.write(consume network, turns: unordered, profiles: profileIDs, withLimits: withLimits,
-                                               isRoutable: { routable[$0] }, tag: tag, log: log, to: &writer)
+            return try WrittenNetwork.write(consume network, turns: unordered, profiles: profileIDs, withLimits: withLimits,
+                                            isRoutable: { routable[$0] }, tag: tag, log: log, to: &writer)
         }
+        if !withTurnCosts, let network = held.take() { written = try writeNetwork(consume network) }
         beforeOrder()
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
@@ -223,37 +226,64 @@ public enum Importer {
         if let tries = environment["NAVGRAPH_ORDER_SPLIT_TRIES"].flatMap({ Int32($0) }) { effort.splitSeparatorTries = tries }
         if let tries = environment["NAVGRAPH_ORDER_ND_TRIES"].flatMap({ Int32($0) }) { effort.nodeNDSeparatorTries = tries }
         effort.seed = environment["NAVGRAPH_ORDER_SEED"].flatMap { Int32($0) }
-        var rank = try log.phase(tag + "order") {
-            (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
-                                               splitLevels: splitLevels, reduction: reduction, effort: effort),
-             "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
+        let ordered = PhaseResult<ContiguousArray<UInt32>>(), costed = PhaseResult<ContiguousArray<UInt32>>()
+        PhaseWorkers.run(withTurnCosts ? 2 : 1) { part in
+            if part == 0 {
+                ordered.value = Result {
+                    try log.phase(tag + "order") {
+                        (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
+                                                           splitLevels: splitLevels, reduction: reduction, effort: effort),
+                         "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
+                    }
+                }
+                return
+            }
+            costed.value = Result {
+                guard let network = held.take() else { throw NavGraphError("\(input): the road network was released early", code: .ioFailure) }
+                let costs = log.phase(tag + "turn costs") {
+                    let costs = TurnCosts.compute(network: network, turns: unordered)
+                    let total = costs.reduce(0) { $0 + Int($1) }
+                    return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
+                }
+                written = try writeNetwork(consume network)
+                return costs
+            }
         }
-        var turns = renumber(unordered, rank: rank)
+        var rank = try ordered.take()
+        let earlyCosts = withTurnCosts ? try costed.take() : nil
+        var (turns, carriedCosts) = renumber(unordered, rank: rank, arcValues: earlyCosts)
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
-        var (component, componentSizes) = log.phase(tag + "components") {
-            let result = StronglyConnectedComponents.compute(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
-            return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
+        // The contraction and the components each only read the renumbered turn graph: they run side by side.
+        let contracted = PhaseResult<CCHTopology>()
+        let connected = PhaseResult<(component: ContiguousArray<UInt32>, sizes: [Int])>()
+        do {
+            let renumbered = turns  // dropped before the turn graph is changed again (no copy on write)
+            PhaseWorkers.run(2) { part in
+                if part == 0 {
+                    contracted.value = Result {
+                        try log.phase(tag + "contract") {
+                            let topology = try ChordalContraction.contract(nodeCount: renumbered.nodeCount, firstOut: renumbered.firstOut, head: renumbered.head)
+                            return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, renumbered.arcCount))))x the turns)")
+                        }
+                    }
+                } else {
+                    connected.value = .success(log.phase(tag + "components") {
+                        let result = StronglyConnectedComponents.compute(nodeCount: renumbered.nodeCount, firstOut: renumbered.firstOut, head: renumbered.head)
+                        return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
+                    })
+                }
+            }
         }
+        var topology = try contracted.take()
+        var (component, componentSizes) = try connected.take()
         try writer.addAhead(Section.routingComponent, component)
         component = []
-        var topology = try log.phase(tag + "contract") {
-            let topology = try ChordalContraction.contract(nodeCount: turns.nodeCount, firstOut: turns.firstOut, head: turns.head)
-            return (topology, "\(topology.arcCount) CCH arcs (\(String(format: "%.2f", Double(topology.arcCount) / Double(max(1, turns.arcCount))))x the turns)")
-        }
-        var turnCost = log.phase(tag + "turn costs") {
-            let costs = held.map { TurnCosts.compute(network: $0, turns: turns) } ?? ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
-            let total = costs.reduce(0) { $0 + Int($1) }
-            return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
-        }
-        if let network = held.take() {
-            written = try WrittenNetwork.write(consume network, turns: turns, profiles: profileIDs, withLimits: withLimits,
-                                               isRoutable: { routingNodeOfEdge[2 * $0] >= 0 || routingNodeOfEdge[2 * $0 + 1] >= 0 },
-                                               tag: tag, log: log, to: &writer)
-        } else {
-            written?.renumber(rank: rank)
-        }
+        // Without the car's turn costs, every turn is free.
+        var turnCost = carriedCosts ?? ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
+        carriedCosts = nil
+        written?.renumber(rank: rank)
         guard var written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
         routingNodeOfEdge = []
@@ -273,9 +303,12 @@ public enum Importer {
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
         let hasOwnEdges = written.hasOwnEdges
         let hierarchy = topology  // what the customization threads read (the same arrays)
-        let split = oneAtATime ? CCHView.with(hierarchy: hierarchy) { CustomizationSplit.find($0) } : nil
+        // Side by side in groups of one per core; a profile left over (the third of three on two cores) then runs alone
+        // on the cores, as each does when they run one at a time.
+        let sideBySide = oneAtATime ? 0 : profileIDs.count / Parallel.workerCount * Parallel.workerCount
+        let split = sideBySide < profileIDs.count ? CCHView.with(hierarchy: hierarchy) { CustomizationSplit.find($0) } : nil
         navgraph_release_free_memory()  // what the order, the contraction and the other road set freed in their threads' arenas
-        let customize = { (index: Int) in
+        let customize = { (index: Int, split: CustomizationSplit?) in
             let id = profileIDs[index]
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
@@ -322,11 +355,8 @@ public enum Importer {
                 }
             }
         }
-        if oneAtATime {
-            for index in profileIDs.indices { customize(index) }
-        } else {
-            PhaseWorkers.run(profileIDs.count, customize)
-        }
+        if sideBySide > 0 { PhaseWorkers.run(sideBySide) { customize($0, nil) } }
+        for index in sideBySide..<profileIDs.count { customize(index, split) }
         var profileMetrics: [(profile: ProfileID, metricSections: [GraphFileSection])] = []
         for entry in customized {
             guard let result = entry.value else { throw NavGraphError("\(input): a profile's customization is missing", code: .ioFailure) }
@@ -479,22 +509,35 @@ public enum Importer {
     }
 
     /// Renumbers routing nodes so that node id equals rank.
-    static func renumber(_ graph: TurnGraph, rank: ContiguousArray<UInt32>) -> TurnGraph {
+    /// The turn graph with node v renamed rank[v], each node's arcs sorted by head; `arcValues` (one per arc, if
+    /// given) follow their arcs.
+    static func renumber(_ graph: TurnGraph, rank: ContiguousArray<UInt32>,
+                         arcValues: ContiguousArray<UInt32>? = nil) -> (TurnGraph, ContiguousArray<UInt32>?) {
         var order = ContiguousArray<UInt32>(repeating: 0, count: graph.nodeCount)
         for node in 0..<graph.nodeCount { order[Int(rank[node])] = UInt32(node) }
         var result = TurnGraph()
         result.firstOut.reserveCapacity(graph.nodeCount + 1)
         result.firstOut.append(0)
         result.head.reserveCapacity(graph.arcCount)
+        result.directedEdge.reserveCapacity(graph.nodeCount)
+        var values = ContiguousArray<UInt32>()
+        if arcValues != nil { values.reserveCapacity(graph.arcCount) }
+        var arcs: [(head: UInt32, value: UInt32)] = []  // one node's arcs, reused
         for newID in 0..<graph.nodeCount {
             let old = Int(order[newID])
             result.directedEdge.append(graph.directedEdge[old])
-            var heads = (Int(graph.firstOut[old])..<Int(graph.firstOut[old + 1])).map { rank[Int(graph.head[$0])] }
-            heads.sort()
-            result.head.append(contentsOf: heads)
+            arcs.removeAll(keepingCapacity: true)
+            for arc in Int(graph.firstOut[old])..<Int(graph.firstOut[old + 1]) {
+                arcs.append((rank[Int(graph.head[arc])], arcValues?[arc] ?? 0))
+            }
+            arcs.sort { $0.head != $1.head ? $0.head < $1.head : $0.value < $1.value }
+            for arc in arcs {
+                result.head.append(arc.head)
+                if arcValues != nil { values.append(arc.value) }
+            }
             result.firstOut.append(UInt32(result.head.count))
         }
-        return result
+        return (result, arcValues == nil ? nil : values)
     }
 
     static func boundingBox(_ network: RoadNetwork) -> BoundingBox {
@@ -537,6 +580,28 @@ private final class RoadSetOutcome: @unchecked Sendable {
 
 /// One profile's customization: its routing-node weights until it starts, then its metric's sections, already in the
 /// file (written by its customization thread, read after all finished).
+/// A road network handed from the thread that built it to the one that writes it: `take` moves out the only copy.
+private final class NetworkHandOver: @unchecked Sendable {
+    private let lock = NSLock()
+    private var network: RoadNetwork?
+
+    init(_ network: consuming RoadNetwork) { self.network = network }
+
+    func take() -> RoadNetwork? { lock.withLock { network.take() } }
+}
+
+/// The outcome of one of several import phases run side by side, set by the thread that ran it.
+private final class PhaseResult<Value>: @unchecked Sendable {
+    var value: Result<Value, any Error>?
+
+    /// The value, or the phase's error; nil only if the phase never ran.
+    func take() throws -> Value {
+        guard let value else { throw NavGraphError("an import phase did not run", code: .ioFailure) }
+        self.value = nil
+        return try value.get()
+    }
+}
+
 private final class CustomizedProfile: @unchecked Sendable {
     var nodeWeight: ContiguousArray<UInt32>
     var value: Result<(profile: ProfileID, metricSections: [GraphFileSection]), any Error>?
