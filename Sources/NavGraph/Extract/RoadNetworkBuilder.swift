@@ -46,14 +46,14 @@ public enum RoadNetworkBuilder {
         var wayStrings = WayStrings()
         var records = ProfileWayRecords()
         var wayGuidance: [(index: Int, guidance: WayGuidance)] = []
-        var wayLimits: [Int: VehicleLimits] = [:]
-        var wayNames: [Int: [String]] = [:]
+        var wayLimits: [(index: Int, limits: VehicleLimits)] = []  // in way order, as the guidance
+        var wayNames: [(index: Int, names: [String])] = []
         let acceptedCount = profiled.reduce(0) { $0 + $1.accepted.count }
         accepted.reserveCapacity(acceptedCount)
         perProfile.reserveCapacity(acceptedCount * profileCount)
         for part in profiled {
-            for (index, limits) in part.limits { wayLimits[accepted.count + index] = limits }
-            for (index, names) in part.names { wayNames[accepted.count + index] = names }
+            for (index, limits) in part.limits { wayLimits.append((accepted.count + index, limits)) }
+            for (index, names) in part.names { wayNames.append((accepted.count + index, names)) }
             for (index, guidance) in part.guidance { wayGuidance.append((accepted.count + index, guidance)) }
             // The range's string and record ids become the whole build's.
             let stringID = part.strings.values.map { wayStrings.id($0) }
@@ -112,7 +112,8 @@ public enum RoadNetworkBuilder {
             }
             return UInt32(graphNode[Int(index)])
         }
-        var nextGuidance = 0  // the first entry of wayGuidance not reached yet (they are in way order)
+        var nextGuidance = 0, nextLimits = 0, nextNames = 0  // the first entries not reached yet (they are in way order)
+        var chain: [Int32] = []  // the nodes of the edge being cut, reused
         for (acceptedIndex, attributes) in accepted.enumerated() {
             let way = Int(attributes.way)
             let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
@@ -125,15 +126,25 @@ public enum RoadNetworkBuilder {
                 guideID = appendGuideRecord(wayGuidance[nextGuidance].guidance, network: &network)
                 nextGuidance += 1
             }
+            var limits: VehicleLimits?
+            if nextLimits < wayLimits.count && wayLimits[nextLimits].index == acceptedIndex {
+                limits = wayLimits[nextLimits].limits
+                nextLimits += 1
+            }
+            var localized: [String]?
+            if nextNames < wayNames.count && wayNames[nextNames].index == acceptedIndex {
+                localized = wayNames[nextNames].names
+                nextNames += 1
+            }
             let edgesBefore = network.edgeCount
-            var chain: [Int32] = []
+            chain.removeAll(keepingCapacity: true)
             func flush() {
                 if chain.count >= 2 {
                     appendEdge(chain, attributes: attributes, profiles: perProfile, records: records, first: acceptedIndex * profileCount, wayID: source.wayID(way), wayLength: wayLength,
                                nameID: nameID, refID: refID, guideID: guideID, marks: marks,
                                from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
                                source: source, network: &network)
-                    if let limits = wayLimits[acceptedIndex] {
+                    if let limits {
                         network.limitEdge.append(UInt32(network.edgeCount - 1))
                         network.limitValues.append(contentsOf: limits.values)
                     }
@@ -149,7 +160,7 @@ public enum RoadNetworkBuilder {
                 }
             }
             flush()
-            if network.edgeCount > edgesBefore, let names = wayNames[acceptedIndex] {
+            if network.edgeCount > edgesBefore, let names = localized {
                 // Interned first: `network` is captured by `flush`, so two of its fields may not be accessed at once.
                 let ids = names.map { network.strings.intern($0) }
                 network.localizedNames.add(way: source.wayID(way), nameIDs: ids)
@@ -218,8 +229,8 @@ public enum RoadNetworkBuilder {
     }
 
     /// Guidance marks of located nodes by node index: traffic controls and the exit number (string id).
-    private static func nodeMarks(_ source: OSMSource, strings: inout StringTable) -> [Int: (control: NodeControl, exitRef: UInt32)] {
-        var marks: [Int: (control: NodeControl, exitRef: UInt32)] = [:]
+    private static func nodeMarks(_ source: OSMSource, strings: inout StringTable) -> NodeMarks {
+        var marks = NodeMarks(nodeCount: source.nodeCount)
         for tagged in 0..<source.taggedNodeCount {
             guard let index = source.nodeIndex(of: source.taggedNodeID(tagged)) else { continue }
             let tags = source.taggedNodeTags(tagged)
@@ -244,7 +255,7 @@ public enum RoadNetworkBuilder {
 
     /// The edge along `chain`, with the way's `attributes` and its profiles' records at `profiles[first...]`.
     private static func appendEdge(_ chain: [Int32], attributes: AcceptedWay, profiles: ContiguousArray<UInt32>, records: ProfileWayRecords, first: Int, wayID: Int64, wayLength: Double,
-                                   nameID: UInt32, refID: UInt32, guideID: UInt32, marks: [Int: (control: NodeControl, exitRef: UInt32)],
+                                   nameID: UInt32, refID: UInt32, guideID: UInt32, marks: NodeMarks,
                                    from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
         var length = 0.0
         var previous: Coordinate?
@@ -256,7 +267,7 @@ public enum RoadNetworkBuilder {
             network.shapeLatE7.append(lat)
             network.shapeLonE7.append(lon)
             network.shapeOSMNode.append(source.nodeID(Int(index)))
-            network.shapeControl.append(marks.isEmpty ? 0 : marks[Int(index)]?.control.rawValue ?? 0)
+            network.shapeControl.append(marks[Int(index)]?.control.rawValue ?? 0)
         }
         network.edgeShapeFirst.append(UInt32(network.shapeLatE7.count))
         network.edgeFrom.append(from)
@@ -291,6 +302,26 @@ public enum RoadNetworkBuilder {
         network.edgeRef.append(refID)
         network.edgeWay.append(wayID)
         network.edgeGuide.append(guideID)
+    }
+}
+
+/// Guidance marks (traffic control, exit number string id) of the few located nodes that have one, by node index,
+/// with one bit per node so that the many without one are answered at once.
+private struct NodeMarks {
+    private var marks: [Int: (control: NodeControl, exitRef: UInt32)] = [:]
+    private var present: ContiguousArray<UInt64>
+
+    init(nodeCount: Int) { present = ContiguousArray(repeating: 0, count: (nodeCount + 63) / 64) }
+
+    subscript(index: Int) -> (control: NodeControl, exitRef: UInt32)? {
+        get {
+            guard present[index >> 6] & (1 << UInt64(index & 63)) != 0 else { return nil }
+            return marks[index]
+        }
+        set {
+            marks[index] = newValue
+            if newValue != nil { present[index >> 6] |= 1 << UInt64(index & 63) }
+        }
     }
 }
 
