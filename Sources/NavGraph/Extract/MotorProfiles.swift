@@ -31,15 +31,15 @@ protocol CarDerivedProfile: VehicleProfile {
     func attributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes?
 }
 
-/// CarProfile's judgement of a way with the car's access tags removed; the car's own judgement when the way has none.
-func strippedCarAttributes(tags: OSMTags) -> WayAttributes? {
-    let keys = CarDerivedKeys.carAccess
-    return CarProfile.attributes(tags: keys.contains(where: tags.contains) ? tags.removing(keys) : tags)
+/// CarProfile's judgement of a way with the car's access tags removed; the car's own judgement when the way has none
+/// (`hasCarAccessKey` false).
+func strippedCarAttributes(tags: OSMTags, hasCarAccessKey: Bool) -> WayAttributes? {
+    CarProfile.attributes(tags: hasCarAccessKey ? tags.removing(CarDerivedKeys.carAccess) : tags)
 }
 
 extension CarDerivedProfile {
     public func attributes(tags: OSMTags) -> WayAttributes? {
-        attributes(tags: tags, strippedCar: strippedCarAttributes(tags: tags))
+        attributes(tags: tags, strippedCar: strippedCarAttributes(tags: tags, hasCarAccessKey: CarDerivedKeys.anyPresent(in: tags)))
     }
 
     func carDerivedAttributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
@@ -62,6 +62,9 @@ extension CarDerivedProfile {
 /// Key lists the car-derived profiles read, made once.
 enum CarDerivedKeys {
     static let carAccess = ["motorcar", "motor_vehicle", "vehicle", "access"]
+
+    /// Whether the way has any of the car's access keys.
+    static func anyPresent(in tags: OSMTags) -> Bool { carAccess.contains(where: tags.contains) }
 }
 
 /// The truck (heavy goods vehicle): `hgv`/`goods` access, capped speeds, dimension and hazmat limits.

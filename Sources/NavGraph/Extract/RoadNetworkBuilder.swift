@@ -361,14 +361,14 @@ private final class ProfiledWays: @unchecked Sendable {
             // CarProfile's judgement without the car's access tags, made once for every car-derived profile; it is
             // the car's own when the way has no such tag.
             var stripped: WayAttributes??
-            let carAccessTagged = CarDerivedKeys.carAccess.contains(where: tags.contains)
+            let carAccessTagged = CarDerivedKeys.anyPresent(in: tags)
             all.removeAll(keepingCapacity: true)
             for (profile, derived) in zip(profiles, carDerived) {
                 if let derived {
-                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags)) }
+                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags, hasCarAccessKey: carAccessTagged)) }
                     all.append(derived.attributes(tags: tags, strippedCar: stripped ?? nil))
                 } else if profile.id == .car && !carAccessTagged {
-                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags)) }
+                    if stripped == nil { stripped = .some(strippedCarAttributes(tags: tags, hasCarAccessKey: carAccessTagged)) }
                     all.append(stripped ?? nil)
                 } else {
                     all.append(profile.attributes(tags: tags))
