@@ -1,6 +1,7 @@
 import CMetis
 import CThreadRandom
 import Dispatch
+import Foundation
 
 /// Metric-independent node order for the customizable contraction hierarchy: METIS nested dissection. Large graphs
 /// are split by METIS vertex separators first (`splitLevels` deep) and the parts ordered on concurrent threads.
@@ -65,30 +66,17 @@ public enum NestedDissectionOrder {
         return rank
     }
 
-    /// Rank of every node of `graph`: one METIS_NodeND call, or a separator and two concurrently ordered sides.
+    /// Rank of every node of `graph`: one METIS_NodeND call, or a separator ranked above two sides that are ordered
+    /// the same way. The parts wait in a queue that the worker threads take largest first, so that one large part
+    /// does not run alone at the end while the other core is idle. Every METIS call seeds its own random numbers, so
+    /// the order does not depend on which thread runs which part.
     static func order(_ graph: consuming MetisGraph, splitLevels: Int, effort: Effort) throws -> [idx_t] {
-        guard splitLevels > 0, graph.nodeCount >= minimumSplitSize else { return try nodeND(consume graph, effort: effort) }
-        let side = try separator(graph, effort: effort)
         let nodeCount = graph.nodeCount
-        let parts = [OrderPart(graph.induced(side: side, 0)), OrderPart(graph.induced(side: side, 1))]
-        _ = consume graph  // each side's thread holds the only copy of its subgraph
-        PhaseWorkers.run(2) { index in
-            guard let subgraph = parts[index].graph.take() else { return }
-            do { parts[index].rank = try order(consume subgraph, splitLevels: splitLevels - 1, effort: effort) }
-            catch { parts[index].error = error }
-        }
-        for part in parts { if let error = part.error { throw error } }
-        var rank = [idx_t](repeating: 0, count: nodeCount)
-        var offset = 0
-        for part in parts {
-            for (local, node) in part.nodes.enumerated() { rank[Int(node)] = idx_t(offset) + part.rank[local] }
-            offset += part.nodes.count
-        }
-        for node in 0..<nodeCount where side[node] == 2 {
-            rank[node] = idx_t(offset)
-            offset += 1
-        }
-        return rank
+        guard splitLevels > 0, nodeCount >= minimumSplitSize else { return try nodeND(consume graph, effort: effort) }
+        let queue = DissectionQueue(nodeCount: nodeCount)
+        queue.add(DissectionPart(graph: consume graph, nodes: nil, firstRank: 0, splitLevels: splitLevels))
+        PhaseWorkers.run(Parallel.workerCount) { _ in queue.drain(effort: effort) }
+        return try queue.result()
     }
 
     /// METIS_NodeND on the whole graph: rank (METIS's iperm) of every node.
@@ -203,13 +191,90 @@ struct MetisGraph: Sendable {
     }
 }
 
-/// One side of a separator: its subgraph until its thread takes it, its nodes' ids in the graph split, and its order
-/// (written by its thread, read after both finished).
-private final class OrderPart: @unchecked Sendable {
-    var graph: MetisGraph?
-    let nodes: [idx_t]
-    var rank: [idx_t] = []
-    var error: (any Error)?
+/// A part of the graph being ordered: its subgraph, its nodes' ids in the whole graph (nil: it is the whole graph),
+/// the first rank its nodes take, and how many more times it may be split before METIS_NodeND orders it.
+struct DissectionPart: Sendable {
+    var graph: MetisGraph
+    var nodes: [idx_t]?
+    var firstRank: Int
+    var splitLevels: Int
 
-    init(_ part: (graph: MetisGraph, nodes: [idx_t])) { graph = part.graph; nodes = part.nodes }
+    /// Id in the whole graph of this part's node `local`.
+    func wholeGraphNode(_ local: Int) -> Int { nodes.map { Int($0[local]) } ?? local }
+}
+
+/// The parts of a nested dissection still to order, shared by the worker threads, and the ranks written so far (each
+/// part writes its own nodes' ranks only). Lives for one `NestedDissectionOrder.order` call.
+private final class DissectionQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var waiting: [DissectionPart] = []
+    private var running = 0
+    private var failure: (any Error)?
+    private var rank: [idx_t]
+
+    init(nodeCount: Int) { rank = [idx_t](repeating: 0, count: nodeCount) }
+
+    func add(_ part: consuming DissectionPart) {
+        condition.lock(); waiting.append(part); condition.signal(); condition.unlock()
+    }
+
+    /// Orders parts, the largest waiting first, until none waits and none is being split.
+    func drain(effort: NestedDissectionOrder.Effort) {
+        while true {
+            condition.lock()
+            while waiting.isEmpty && running > 0 && failure == nil { condition.wait() }
+            guard failure == nil, !waiting.isEmpty else {
+                condition.broadcast(); condition.unlock(); return
+            }
+            var largest = 0
+            for index in waiting.indices where waiting[index].graph.adjacency.count > waiting[largest].graph.adjacency.count {
+                largest = index
+            }
+            let part = waiting.remove(at: largest)
+            running += 1
+            condition.unlock()
+            do { try process(part, effort: effort) } catch {
+                condition.lock(); failure = failure ?? error; condition.unlock()
+            }
+            condition.lock(); running -= 1; condition.broadcast(); condition.unlock()
+        }
+    }
+
+    /// Splits the part by a separator (queuing both sides) or orders it with METIS_NodeND.
+    private func process(_ part: consuming DissectionPart, effort: NestedDissectionOrder.Effort) throws {
+        let nodeCount = part.graph.nodeCount
+        if part.splitLevels == 0 || nodeCount < NestedDissectionOrder.minimumSplitSize {
+            var part = part, graph = MetisGraph(xadj: [], adjacency: [])
+            swap(&graph, &part.graph)  // moved, not shared, so that METIS may write the arrays without a copy
+            let nodes = part.nodes, firstRank = part.firstRank
+            let local = try NestedDissectionOrder.nodeND(consume graph, effort: effort)
+            condition.lock()
+            for index in 0..<nodeCount { rank[nodes.map { Int($0[index]) } ?? index] = idx_t(firstRank) + local[index] }
+            condition.unlock()
+            return
+        }
+        let side = try NestedDissectionOrder.separator(part.graph, effort: effort)
+        var sides: [DissectionPart] = []
+        var firstRank = part.firstRank
+        for wanted in [idx_t(0), 1] {
+            let (graph, local) = part.graph.induced(side: side, wanted)
+            let nodes = part.nodes.map { whole in local.map { whole[Int($0)] } } ?? local
+            sides.append(DissectionPart(graph: graph, nodes: nodes, firstRank: firstRank, splitLevels: part.splitLevels - 1))
+            firstRank += local.count
+        }
+        condition.lock()
+        for node in 0..<nodeCount where side[node] == 2 {
+            rank[part.wholeGraphNode(node)] = idx_t(firstRank)
+            firstRank += 1
+        }
+        condition.unlock()
+        for side in sides { add(side) }
+    }
+
+    /// The ranks, or the first error a part met.
+    func result() throws -> [idx_t] {
+        condition.lock(); defer { condition.unlock() }
+        if let failure { throw failure }
+        return rank
+    }
 }
