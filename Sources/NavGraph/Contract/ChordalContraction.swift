@@ -20,29 +20,58 @@ public enum ChordalContraction {
         guard firstOut.count == nodeCount + 1, Int(firstOut[nodeCount]) == head.count, head.allSatisfy({ Int($0) < nodeCount }) else {
             throw NavGraphError("contraction input is inconsistent: \(nodeCount) nodes, \(firstOut.count) offsets, \(head.count) arcs", code: .badFile)
         }
-        var upward = [[UInt32]](repeating: [], count: nodeCount)
+        // Each input edge once as an upward arc of its lower end (duplicates are dropped below).
+        var firstInputUp = ContiguousArray<UInt32>(repeating: 0, count: nodeCount + 1)
         for tail in 0..<nodeCount {
-            for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) {
-                let other = Int(head[arc])
-                if other > tail { upward[tail].append(UInt32(other)) } else if other < tail { upward[other].append(UInt32(tail)) }
+            for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) where Int(head[arc]) != tail {
+                firstInputUp[min(tail, Int(head[arc])) + 1] += 1
             }
         }
+        for node in 0..<nodeCount { firstInputUp[node + 1] += firstInputUp[node] }
+        var inputUp = ContiguousArray<UInt32>(repeating: 0, count: Int(firstInputUp[nodeCount]))
+        do {
+            var fill = firstInputUp
+            for tail in 0..<nodeCount {
+                for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) where Int(head[arc]) != tail {
+                    let other = Int(head[arc]), low = min(tail, other)
+                    inputUp[Int(fill[low])] = UInt32(max(tail, other))
+                    fill[low] += 1
+                }
+            }
+        }
+        // Eliminating x joins its upward neighbours: its upward arcs are its input's and its children's (in the
+        // elimination tree) other than x itself. Children are chained through `nextChild`; nothing is allocated per node.
         var topology = CCHTopology()
         topology.parent = ContiguousArray(repeating: -1, count: nodeCount)
         topology.firstUp.reserveCapacity(nodeCount + 1)
         topology.firstUp.append(0)
+        topology.upHead.reserveCapacity(inputUp.count * 3)
+        var firstChild = ContiguousArray<Int32>(repeating: -1, count: nodeCount)
+        var nextChild = ContiguousArray<Int32>(repeating: -1, count: nodeCount)
+        var seenBy = ContiguousArray<UInt32>(repeating: .max, count: nodeCount)
+        var neighbors: [UInt32] = []
         for node in 0..<nodeCount {
-            var list = upward[node]
-            upward[node] = []
-            list.sort()
-            var unique: [UInt32] = []
-            unique.reserveCapacity(list.count)
-            for value in list where unique.last != value { unique.append(value) }
-            topology.upHead.append(contentsOf: unique)
+            neighbors.removeAll(keepingCapacity: true)
+            let me = UInt32(node)
+            for index in Int(firstInputUp[node])..<Int(firstInputUp[node + 1]) {
+                let other = inputUp[index]
+                if seenBy[Int(other)] != me { seenBy[Int(other)] = me; neighbors.append(other) }
+            }
+            var child = firstChild[node]
+            while child >= 0 {
+                for index in Int(topology.firstUp[Int(child)])..<Int(topology.firstUp[Int(child) + 1]) {
+                    let other = topology.upHead[index]
+                    if other != me && seenBy[Int(other)] != me { seenBy[Int(other)] = me; neighbors.append(other) }
+                }
+                child = nextChild[Int(child)]
+            }
+            neighbors.sort()
+            topology.upHead.append(contentsOf: neighbors)
             topology.firstUp.append(UInt32(topology.upHead.count))
-            if let lowest = unique.first {
+            if let lowest = neighbors.first {
                 topology.parent[node] = Int32(lowest)
-                upward[Int(lowest)].append(contentsOf: unique.dropFirst())
+                nextChild[node] = firstChild[Int(lowest)]
+                firstChild[Int(lowest)] = Int32(node)
             }
         }
         topology.inputArc = try inputArcs(topology, firstOut: firstOut, head: head)
