@@ -35,9 +35,9 @@ public enum NestedDissectionOrder {
         // next to the graphs still held).
         let graph: MetisGraph
         do {
-            let (xadj, adjncy) = symmetricAdjacency(nodeCount: nodeCount, firstOut: firstOut, head: head)
-            if adjncy.isEmpty { return ContiguousArray(0..<UInt32(nodeCount)) }
-            graph = MetisGraph(xadj: xadj.map { idx_t($0) }, adjacency: adjncy.map { idx_t($0) })
+            let symmetric = symmetricAdjacency(nodeCount: nodeCount, firstOut: firstOut, head: head)
+            if symmetric.adjacency.isEmpty { return ContiguousArray(0..<UInt32(nodeCount)) }
+            graph = symmetric
         }
         _ = navgraph_thread_random_first(1)  // keeps the per-thread rand() that METIS relies on linked in
         let rank: [idx_t]
@@ -126,41 +126,45 @@ public enum NestedDissectionOrder {
         return options
     }
 
-    /// Undirected CSR without self loops or duplicates.
-    static func symmetricAdjacency(nodeCount: Int, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>)
-        -> (ContiguousArray<Int>, ContiguousArray<UInt32>) {
-        var degree = ContiguousArray<Int>(repeating: 0, count: nodeCount + 1)
+    /// Undirected CSR without self loops or duplicates, each list sorted.
+    static func symmetricAdjacency(nodeCount: Int, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>) -> MetisGraph {
+        var first = [idx_t](repeating: 0, count: nodeCount + 1)
         for tail in 0..<nodeCount {
             for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) where Int(head[arc]) != tail {
-                degree[tail + 1] += 1
-                degree[Int(head[arc]) + 1] += 1
+                first[tail + 1] += 1
+                first[Int(head[arc]) + 1] += 1
             }
         }
-        for node in 0..<nodeCount { degree[node + 1] += degree[node] }
-        var neighbors = ContiguousArray<UInt32>(repeating: 0, count: degree[nodeCount])
-        var fill = degree
+        for node in 0..<nodeCount { first[node + 1] += first[node] }
+        var neighbors = [idx_t](repeating: 0, count: Int(first[nodeCount]))
+        var fill = first
         for tail in 0..<nodeCount {
             for arc in Int(firstOut[tail])..<Int(firstOut[tail + 1]) where Int(head[arc]) != tail {
                 let other = Int(head[arc])
-                neighbors[fill[tail]] = UInt32(other); fill[tail] += 1
-                neighbors[fill[other]] = UInt32(tail); fill[other] += 1
+                neighbors[Int(fill[tail])] = idx_t(other); fill[tail] += 1
+                neighbors[Int(fill[other])] = idx_t(tail); fill[other] += 1
             }
         }
-        // Sort and deduplicate each list.
-        var xadj = ContiguousArray<Int>([0])
-        xadj.reserveCapacity(nodeCount + 1)
-        var compact = ContiguousArray<UInt32>()
-        compact.reserveCapacity(neighbors.count)
-        for node in 0..<nodeCount {
-            let list = neighbors[degree[node]..<degree[node + 1]].sorted()
-            var previous: UInt32?
-            for neighbor in list where neighbor != previous {
-                compact.append(neighbor)
-                previous = neighbor
+        fill = []
+        // Each list sorted in place and moved down over the duplicates dropped before it.
+        var xadj = [idx_t](repeating: 0, count: nodeCount + 1)
+        var written = 0
+        neighbors.withUnsafeMutableBufferPointer { list in
+            for node in 0..<nodeCount {
+                let start = Int(first[node]), end = Int(first[node + 1])
+                var slice = UnsafeMutableBufferPointer(rebasing: list[start..<end])
+                slice.sort()
+                var previous: idx_t = -1
+                for index in start..<end where list[index] != previous {
+                    previous = list[index]
+                    list[written] = previous
+                    written += 1
+                }
+                xadj[node + 1] = idx_t(written)
             }
-            xadj.append(compact.count)
         }
-        return (xadj, compact)
+        neighbors.removeLast(neighbors.count - written)
+        return MetisGraph(xadj: xadj, adjacency: neighbors)
     }
 }
 
