@@ -338,17 +338,27 @@ public enum Importer {
                                 return section
                             }
                         }
+                    } else if hasOwnEdges[index] {
+                        // Written in place in the file: no copy of the metric into it.
+                        let count = hierarchy.arcCount
+                        let forward = try metricWriter.reserve(id.baseSectionName(.metricForward), count: count, of: UInt32.self)
+                        let backward = try metricWriter.reserve(id.baseSectionName(.metricBackward), count: count, of: UInt32.self)
+                        let forwardVia = try metricWriter.reserve(id.baseSectionName(.metricForwardVia), count: count, of: Int32.self)
+                        let backwardVia = try metricWriter.reserve(id.baseSectionName(.metricBackwardVia), count: count, of: Int32.self)
+                        try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece,
+                                                            into: forward.elements, backward.elements, forwardVia.elements, backwardVia.elements)
+                            }
+                        }
+                        sections = [metricWriter.stream.finish(forward), metricWriter.stream.finish(backward),
+                                    metricWriter.stream.finish(forwardVia), metricWriter.stream.finish(backwardVia)]
                     } else {
-                        let metric = try CCHView.with(hierarchy: hierarchy) { view in
+                        // Customized as before though nothing is written for it (see above).
+                        _ = try CCHView.with(hierarchy: hierarchy) { view in
                             try nodeWeight.withUnsafeBufferPointer { weights in
                                 try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
                             }
-                        }
-                        if hasOwnEdges[index] {
-                            sections.append(try metricWriter.write(id.baseSectionName(.metricForward), metric.forward))
-                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward))
-                            sections.append(try metricWriter.write(id.baseSectionName(.metricForwardVia), metric.forwardVia))
-                            sections.append(try metricWriter.write(id.baseSectionName(.metricBackwardVia), metric.backwardVia))
                         }
                     }
                     return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")

@@ -138,15 +138,31 @@ public enum Customization {
     static func customize(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
                           inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void)
         rethrows -> CCHMetric {
-        let metric = CCHMetric(arcCount: cch.arcCount)
+        let metric = CCHMetric(arcCount: cch.arcCount, filled: false)
         guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
+        try customize(hierarchy: cch, nodeWeight: nodeWeight, split: split, inputArcs: inputArcs,
+                      into: forward, backward, forwardVia, backwardVia)
+        return metric
+    }
+
+    /// The same metric, written into arrays the caller gives (one entry per CCH arc each; their contents are replaced):
+    /// forward, backward, forward via, backward via.
+    static func customize(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
+                          inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
+                          into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>,
+                          _ forwardVia: UnsafeMutableBufferPointer<Int32>, _ backwardVia: UnsafeMutableBufferPointer<Int32>) rethrows {
+        precondition(forward.count == cch.arcCount && backward.count == cch.arcCount && forwardVia.count == cch.arcCount
+                     && backwardVia.count == cch.arcCount, "metric arrays of the wrong size")
+        forward.update(repeating: CCHMetric.infinity)
+        backward.update(repeating: CCHMetric.infinity)
+        forwardVia.update(repeating: -1)
+        backwardVia.update(repeating: -1)
         try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
 
         // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
         // relaxed by its triangles in ascending x, also on two threads (one side's, or after both), so ties go the same way.
         LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: backwardVia).run(split)
         clamp(forward, backward)
-        return metric
     }
 
     /// One array of a metric, as `customizeInPasses` hands it over.

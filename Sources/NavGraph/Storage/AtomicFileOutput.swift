@@ -1,3 +1,4 @@
+import CThreadRandom
 import Foundation
 
 /// An output file that appears at its path only when complete. On Linux it is written with no name at all
@@ -60,6 +61,41 @@ struct AtomicFileOutput {
             offset += count
         }
         bytesWritten += buffer.count
+    }
+
+    /// Appends `count` bytes of room at the next multiple of `alignment` (a page size, so that the room can be mapped)
+    /// with its disk blocks allocated, so that writing through a mapping cannot fail for want of space, and returns
+    /// where the room starts. The room reads as zeros until written.
+    mutating func reserve(_ count: Int, alignment: Int) throws -> Int {
+        let position = (bytesWritten + alignment - 1) / alignment * alignment
+        let end = position + count
+        let status = posix_fallocate(descriptor, off_t(bytesWritten), off_t(end - bytesWritten))
+        guard status == 0 else {
+            throw NavGraphError("\(path): cannot extend the file to \(end) bytes (\(String(cString: strerror(status))))", code: .ioFailure)
+        }
+        guard lseek(descriptor, off_t(end), SEEK_SET) == off_t(end) else {
+            throw NavGraphError("\(path): cannot move to byte \(end) (\(Self.reason()))", code: .ioFailure)
+        }
+        bytesWritten = end
+        return position
+    }
+
+    /// Maps `count` bytes written or reserved at `position` (a multiple of the page size) for writing; the caller
+    /// unmaps them.
+    func map(at position: Int, count: Int) throws -> UnsafeMutableRawBufferPointer {
+        precondition(position + count <= bytesWritten, "mapping past the end of the written bytes")
+        guard count > 0 else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+        let address = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(position))
+        guard let address, address != MAP_FAILED else {
+            throw NavGraphError("\(path): cannot map \(count) bytes at byte \(position) for writing (\(Self.reason()))", code: .ioFailure)
+        }
+        return UnsafeMutableRawBufferPointer(start: address, count: count)
+    }
+
+    /// Starts writing bytes already written (or written through a mapping) to disk without waiting for it: a hint,
+    /// so that the final flush in `commit` has less to wait for; a failure shows there.
+    func startWriteback(at position: Int, count: Int) {
+        _ = navgraph_start_writeback(descriptor, Int64(position), Int64(count))
     }
 
     /// Overwrites bytes already written (a header reserved ahead), leaving the end of the file where it is.

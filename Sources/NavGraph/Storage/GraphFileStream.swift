@@ -10,6 +10,30 @@ public struct GraphFileSection: Sendable, Equatable {
     public let elementSize: Int
 }
 
+/// A section of a graph file being streamed, mapped so that it is written in place (GraphFileStream.reserve); the
+/// mapping lives until `GraphFileStream.finish` or the object's end. Its elements start out zero.
+final class MappedSection<Element: BitwiseCopyable>: @unchecked Sendable {
+    let name: String
+    let offset: Int
+    fileprivate let bytes: UnsafeMutableRawBufferPointer
+    private var mapped = true
+
+    fileprivate init(name: String, offset: Int, bytes: UnsafeMutableRawBufferPointer) {
+        self.name = name; self.offset = offset; self.bytes = bytes
+    }
+
+    /// The elements, writable while mapped.
+    var elements: UnsafeMutableBufferPointer<Element> { bytes.bindMemory(to: Element.self) }
+
+    fileprivate func unmap() {
+        guard mapped else { return }
+        mapped = false
+        if let base = bytes.baseAddress { munmap(base, bytes.count) }
+    }
+
+    deinit { unmap() }
+}
+
 /// A graph file written section by section, each as soon as it is final, so that no section has to stay in memory
 /// until the end. Room for the header and the section table (`tableCapacity` entries) is reserved at the start;
 /// sections follow at 64-byte boundaries, each checksummed before it is written; `commit` writes the header and the
@@ -40,6 +64,9 @@ final class GraphFileStream: @unchecked Sendable {
 
     deinit { if !closed { output.abandon() } }
 
+    /// Sections at least this large are handed to the disk as soon as they are written (the final flush waits less).
+    static let writebackSize = 1 << 20
+
     /// The first write error, if a write failed.
     var error: (any Error)? { lock.withLock { failure } }
 
@@ -55,12 +82,43 @@ final class GraphFileStream: @unchecked Sendable {
                 let offset = GraphFileFormat.aligned(output.bytesWritten)
                 if offset > output.bytesWritten { try output.write(Data(count: offset - output.bytesWritten)) }
                 try output.write(bytes)
+                if bytes.count >= Self.writebackSize { output.startWriteback(at: offset, count: bytes.count) }
                 return GraphFileSection(name: name, offset: offset, length: bytes.count, crc: crc, elementSize: elementSize)
             } catch {
                 failure = error
                 throw error
             }
         }
+    }
+
+    /// Room for one section of `count` elements, mapped for the caller to write in place (no copy into the file);
+    /// `finish` checksums it and gives its table entry. The room lies at a page boundary (a multiple of the 64-byte
+    /// section alignment).
+    func reserve<Element: BitwiseCopyable>(name: String, count: Int, of type: Element.Type) throws -> MappedSection<Element> {
+        precondition(name.utf8.count <= GraphFileFormat.nameLength, "section name too long: \(name)")
+        let length = count * MemoryLayout<Element>.stride
+        let (offset, bytes) = try lock.withLock {
+            if let failure { throw failure }
+            guard !closed else { throw NavGraphError("\(path): section '\(name)' written after the file was closed", code: .ioFailure) }
+            do {
+                let offset = try output.reserve(length, alignment: Int(sysconf(Int32(_SC_PAGESIZE))))
+                return (offset, try output.map(at: offset, count: length))
+            } catch {
+                failure = error
+                throw error
+            }
+        }
+        return MappedSection(name: name, offset: offset, bytes: bytes)
+    }
+
+    /// The table entry of a section written in place; its mapping is released.
+    func finish<Element>(_ section: MappedSection<Element>) -> GraphFileSection {
+        let bytes = UnsafeRawBufferPointer(section.bytes)
+        let entry = GraphFileSection(name: section.name, offset: section.offset, length: bytes.count, crc: Self.checksum(bytes),
+                                     elementSize: MemoryLayout<Element>.stride)
+        section.unmap()
+        lock.withLock { if !closed { output.startWriteback(at: section.offset, count: bytes.count) } }
+        return entry
     }
 
     /// Reads `buffer.count` elements of a section written by this stream, from element `first` on.

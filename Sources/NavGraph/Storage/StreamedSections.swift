@@ -45,6 +45,12 @@ struct StreamedSections {
         try stream.append(name: rename(given), elementSize: MemoryLayout<Element>.stride, bytes: UnsafeRawBufferPointer(values))
     }
 
+    /// Room for a section written in place (GraphFileStream.reserve); its entry, from `stream.finish`, is the caller's
+    /// to `record`.
+    func reserve<Element: BitwiseCopyable>(_ given: String, count: Int, of type: Element.Type) throws -> MappedSection<Element> {
+        try stream.reserve(name: rename(given), count: count, of: type)
+    }
+
     /// Puts the entry of a section written by `addAhead` into the table here; a section never written ahead fails.
     mutating func place(_ given: String) throws {
         guard let written = ahead.removeValue(forKey: given) else {
