@@ -71,6 +71,29 @@ import Testing
         #expect(left.isEmpty, "\(name): left \(left)")
     }
 
+    /// The metrics are customized in place in the graph file (mapped rooms whose blocks are allocated first; only the
+    /// motor road set here, so that nothing else is written meanwhile):
+    /// when the room cannot be allocated, the import fails with the file, the bytes written and the reason, before
+    /// anything is written through the mapping, and leaves nothing behind.
+    @Test func aMetricRoomThatCannotBeAllocatedFailsCleanly() throws {
+        let directory = try freshDirectory("metric-room")
+        let output = directory.appendingPathComponent("town.navgraph").path
+        let osm = Fixtures.workDirectory.appendingPathComponent("write-failure-town.osm").path
+        _ = Self.town  // writes the town's OSM file
+        let complete = try runLimited(bytes: 1 << 30, ["import", osm, "-o", output, "--road-sets", "motor", "--quiet"])
+        #expect(complete.status == 0, "\(complete.stderr)")
+        let file = try MappedGraphFile(path: output)
+        let metric = try #require(file.sections[Section.metricForward], "no \(Section.metricForward) in \(file.sections.keys.sorted())")
+        try FileManager.default.removeItem(atPath: output)
+
+        let limit = metric.offset + metric.length / 2
+        let cut = try runLimited(bytes: limit, ["import", osm, "-o", output, "--road-sets", "motor", "--quiet"])
+        #expect(cut.status != 0)
+        #expect(cut.stderr.contains("\(output): writing failed after "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("could not be allocated: File too large)"), "\(cut.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     /// A failed write over an existing file keeps the old file whole.
     @Test func aWriteCutShortKeepsTheOldFile() throws {
         let directory = try freshDirectory("replace")

@@ -71,7 +71,8 @@ struct AtomicFileOutput {
         let end = position + count
         let status = posix_fallocate(descriptor, off_t(bytesWritten), off_t(end - bytesWritten))
         guard status == 0 else {
-            throw NavGraphError("\(path): cannot extend the file to \(end) bytes (\(String(cString: strerror(status))))", code: .ioFailure)
+            throw NavGraphError("\(path): writing failed after \(bytesWritten) bytes (room for \(count) more could not be allocated: "
+                                + "\(String(cString: strerror(status))))", code: .ioFailure)
         }
         guard lseek(descriptor, off_t(end), SEEK_SET) == off_t(end) else {
             throw NavGraphError("\(path): cannot move to byte \(end) (\(Self.reason()))", code: .ioFailure)
