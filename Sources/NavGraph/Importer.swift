@@ -255,11 +255,22 @@ public enum Importer {
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
-        // The contraction and the components each only read the renumbered turn graph: they run side by side.
+        guard let hasOwnEdges = written?.hasOwnEdges else {
+            throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure)
+        }
+        // The contraction, and the components and the turn arrays the customizations read back, each only read the
+        // renumbered turn graph: they run side by side (the turn arrays are written ahead on the components' thread).
+        // Without the car's turn costs, every turn is free.
+        let routingNodeCount = turns.nodeCount, turnCount = turns.arcCount
         let contracted = PhaseResult<CCHTopology>()
         let connected = PhaseResult<(component: ContiguousArray<UInt32>, sizes: [Int])>()
+        let turnsAhead = PhaseResult<TurnArraysAhead>()
         do {
             let renumbered = turns  // dropped before the turn graph is changed again (no copy on write)
+            turns = TurnGraph()
+            let turnCost = carriedCosts ?? ContiguousArray<UInt32>(repeating: 0, count: turnCount)
+            carriedCosts = nil
+            let aheadWriter = writer  // only its `write` is used, from the components' thread
             PhaseWorkers.run(2) { part in
                 if part == 0 {
                     contracted.value = Result {
@@ -273,16 +284,19 @@ public enum Importer {
                         let result = StronglyConnectedComponents.compute(nodeCount: renumbered.nodeCount, firstOut: renumbered.firstOut, head: renumbered.head)
                         return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
                     })
+                    turnsAhead.value = Result {
+                        try writeTurnsAhead(renumbered, turnCost: turnCost, profiles: profileIDs, hasOwnEdges: hasOwnEdges,
+                                            restrictions: profileRestrictions, with: aheadWriter)
+                    }
                 }
             }
         }
         var topology = try contracted.take()
         var (component, componentSizes) = try connected.take()
+        let ahead = try turnsAhead.take()
+        for (name, section) in ahead.sections { writer.noteAhead(name, section) }
         try writer.addAhead(Section.routingComponent, component)
         component = []
-        // Without the car's turn costs, every turn is free.
-        var turnCost = carriedCosts ?? ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
-        carriedCosts = nil
         written?.renumber(rank: rank)
         guard var written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
@@ -290,9 +304,11 @@ public enum Importer {
         rank = []
         // The customizations read the turn graph, the turn costs and the input arcs only once each, in turn-arc order:
         // they are written ahead and read back in pieces, so that only the hierarchy and one metric are resident.
-        let routingNodeCount = turns.nodeCount, turnCount = turns.arcCount
-        let inputArcs = try writeTurnsAhead(&turns, turnCost: &turnCost, inputArc: &topology.inputArc, profiles: profileIDs,
-                                            hasOwnEdges: written.hasOwnEdges, restrictions: profileRestrictions, to: &writer)
+        let code = try writer.addAhead(Section.cchInputArc, topology.inputArc)
+        topology.inputArc = []
+        let inputArcs = ahead.costs.map {
+            InputArcSource(count: turnCount, head: .written(ahead.head), code: .written(code), cost: $0, stream: writer.stream)
+        }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
         // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
         // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
@@ -301,7 +317,6 @@ public enum Importer {
         let metricWriter = writer  // only its `write` is used, from the customization threads
         let metricBytes = 4 * 4 * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
-        let hasOwnEdges = written.hasOwnEdges
         let hierarchy = topology  // what the customization threads read (the same arrays)
         // Side by side in groups of one per core; a profile left over (the third of three on two cores) then runs alone
         // on the cores, as each does when they run one at a time.
@@ -465,27 +480,37 @@ public enum Importer {
     /// turn costs with its own restrictions, the hierarchy's input arcs), and the rest of the turn graph, and empties
     /// them all; gives each profile's input arcs, read back from the file. A later profile without edge arrays of its
     /// own has no turn-cost section: its costs stay in memory.
-    private static func writeTurnsAhead(_ turns: inout TurnGraph, turnCost: inout ContiguousArray<UInt32>, inputArc: inout ContiguousArray<UInt32>,
-                                        profiles: [ProfileID], hasOwnEdges: [Bool], restrictions: [TurnRestriction],
-                                        to writer: inout StreamedSections) throws -> [InputArcSource] {
+    /// What `writeTurnsAhead` wrote: each profile's turn costs (written, or kept in memory for a profile without
+    /// edges of its own), the turn heads' section, and every section with the name its `StreamedSections.noteAhead` takes.
+    struct TurnArraysAhead {
+        var costs: [InputArcSource.Column] = []
+        var head: GraphFileSection
+        var sections: [(String, GraphFileSection)] = []
+    }
+
+    /// Writes the renumbered turn graph's arrays and every profile's turn costs (its restrictions applied) ahead of
+    /// their place in the table, through `writer`'s `write` only (so from any thread).
+    private static func writeTurnsAhead(_ turns: TurnGraph, turnCost: ContiguousArray<UInt32>, profiles: [ProfileID], hasOwnEdges: [Bool],
+                                        restrictions: [TurnRestriction], with writer: StreamedSections) throws -> TurnArraysAhead {
+        var sections: [(String, GraphFileSection)] = []
+        func write<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) throws -> GraphFileSection {
+            let section = try writer.write(name, values)
+            sections.append((name, section))
+            return section
+        }
         var costs: [InputArcSource.Column] = []
         for (index, id) in profiles.enumerated() {
             let profileCosts = ProfileTurnCosts.apply(restrictions, profile: id, to: turnCost, turns: turns)
             if index == 0 || hasOwnEdges[index] {
-                costs.append(.written(try writer.addAhead(index == 0 ? Section.turnCost : id.baseSectionName(.turnCost), profileCosts)))
+                costs.append(.written(try write(index == 0 ? Section.turnCost : id.baseSectionName(.turnCost), profileCosts)))
             } else {
                 costs.append(.memory(profileCosts))
             }
         }
-        turnCost = []
-        let count = turns.arcCount
-        try writer.addAhead(Section.routingEdge, turns.directedEdge)
-        try writer.addAhead(Section.turnFirstOut, turns.firstOut)
-        let head = try writer.addAhead(Section.turnHead, turns.head)
-        turns = TurnGraph()
-        let code = try writer.addAhead(Section.cchInputArc, inputArc)
-        inputArc = []
-        return costs.map { InputArcSource(count: count, head: .written(head), code: .written(code), cost: $0, stream: writer.stream) }
+        _ = try write(Section.routingEdge, turns.directedEdge)
+        _ = try write(Section.turnFirstOut, turns.firstOut)
+        let head = try write(Section.turnHead, turns.head)
+        return TurnArraysAhead(costs: costs, head: head, sections: sections)
     }
 
     /// A network whose guidance arrays have their full size (readers without guidance data leave them empty).

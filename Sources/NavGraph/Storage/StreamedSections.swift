@@ -34,6 +34,9 @@ struct StreamedSections {
         entries.append(try bytes.withUnsafeBytes { try stream.append(name: name, elementSize: 1, bytes: $0) })
     }
 
+    /// Takes a section written by `write` (on another thread) as written ahead, as `addAhead` would.
+    mutating func noteAhead(_ given: String, _ section: GraphFileSection) { ahead[given] = section }
+
     /// Writes a section now; its entry is the caller's to `record`.
     func write<Element: BitwiseCopyable>(_ given: String, _ values: ContiguousArray<Element>) throws -> GraphFileSection {
         let name = rename(given)
