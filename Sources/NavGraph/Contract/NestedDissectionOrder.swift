@@ -4,7 +4,8 @@ import Dispatch
 import Foundation
 
 /// Metric-independent node order for the customizable contraction hierarchy: METIS nested dissection. Large graphs
-/// are split by METIS vertex separators first (`splitLevels` deep) and the parts ordered on concurrent threads.
+/// are split by METIS vertex separators first (`splitLevels` deep) and the parts ordered by one worker thread per
+/// core, largest part first.
 /// Dead-end trees and degree-2 chains are removed first and ordered below the core (`CoreReduction`).
 public enum NestedDissectionOrder {
     /// Parts smaller than this are ordered by one METIS_NodeND call rather than split further.
@@ -25,7 +26,7 @@ public enum NestedDissectionOrder {
 
     /// Returns rank[v] for every node of the undirected graph given by directed arcs (symmetrized here).
     /// `splitLevels` 0 orders the whole graph with one METIS_NodeND call; each further level splits every part
-    /// by a vertex separator (ranked above both sides) and orders the two sides concurrently. `reduction` says what
+    /// by a vertex separator (ranked above both sides), and the sides are ordered on the worker threads. `reduction` says what
     /// is ordered below the core (`.none`: METIS gets the whole graph).
     public static func compute(nodeCount: Int, firstOut: ContiguousArray<UInt32>, head: ContiguousArray<UInt32>,
                                splitLevels: Int = 2, reduction: CoreReduction.Mode = .treesAndChains,
