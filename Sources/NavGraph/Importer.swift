@@ -255,9 +255,8 @@ public enum Importer {
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
-        guard let hasOwnEdges = written?.hasOwnEdges else {
-            throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure)
-        }
+        guard var written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
+        let hasOwnEdges = written.hasOwnEdges
         // The contraction, and the components and the turn arrays the customizations read back, each only read the
         // renumbered turn graph: they run side by side (the turn arrays are written ahead on the components' thread).
         // Without the car's turn costs, every turn is free.
@@ -297,8 +296,7 @@ public enum Importer {
         for (name, section) in ahead.sections { writer.noteAhead(name, section) }
         try writer.addAhead(Section.routingComponent, component)
         component = []
-        written?.renumber(rank: rank)
-        guard var written else { throw NavGraphError("\(input): the \(roadSet.rawValue) road network was not written", code: .ioFailure) }
+        written.renumber(rank: rank)
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
         routingNodeOfEdge = []
         rank = []
@@ -330,15 +328,15 @@ public enum Importer {
                     // Taken from `customized`, so that the customization holds the only copy (the two passes free it early).
                     var nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
-                    // A later profile without its own edge arrays has no sections (as below), so nothing is written for it.
-                    var sections: [GraphFileSection] = []
+                    // A later profile without its own edge arrays has no sections: nothing to customize for it.
+                    guard hasOwnEdges[index] else { return ((id, []), "\(id.rawValue): no edges of its own, nothing to customize") }
+                    let sections: [GraphFileSection]
                     if oneAtATime {
                         // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
                         var written: [ProfileField: GraphFileSection] = [:]
                         try CCHView.with(hierarchy: hierarchy) { view in
                             try Customization.customizeInPasses(hierarchy: view, nodeWeight: { defer { nodeWeight = [] }; return nodeWeight },
                                                                 split: split, inputArcs: inputArcs[index].forEachPiece) { array in
-                                guard hasOwnEdges[index] else { return }
                                 switch array {
                                 case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
                                 case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
@@ -347,13 +345,11 @@ public enum Importer {
                                 }
                             }
                         }
-                        if hasOwnEdges[index] {
-                            sections = try [ProfileField.metricForward, .metricBackward, .metricForwardVia, .metricBackwardVia].map { name in
-                                guard let section = written[name] else { throw NavGraphError("\(input): metric section missing", code: .ioFailure) }
-                                return section
-                            }
+                        sections = try [ProfileField.metricForward, .metricBackward, .metricForwardVia, .metricBackwardVia].map { name in
+                            guard let section = written[name] else { throw NavGraphError("\(input): metric section missing", code: .ioFailure) }
+                            return section
                         }
-                    } else if hasOwnEdges[index] {
+                    } else {
                         // Written in place in the file: no copy of the metric into it.
                         let count = hierarchy.arcCount
                         let forward = try metricWriter.reserve(id.baseSectionName(.metricForward), count: count, of: UInt32.self)
@@ -368,13 +364,6 @@ public enum Importer {
                         }
                         sections = [metricWriter.stream.finish(forward), metricWriter.stream.finish(backward),
                                     metricWriter.stream.finish(forwardVia), metricWriter.stream.finish(backwardVia)]
-                    } else {
-                        // Customized as before though nothing is written for it (see above).
-                        _ = try CCHView.with(hierarchy: hierarchy) { view in
-                            try nodeWeight.withUnsafeBufferPointer { weights in
-                                try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
-                            }
-                        }
                     }
                     return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }
@@ -476,10 +465,6 @@ public enum Importer {
         network.localizedNames = LocalizedNames()
     }
 
-    /// Writes ahead what the customizations read of the turn graph, turn arc by turn arc (its heads, each profile's
-    /// turn costs with its own restrictions, the hierarchy's input arcs), and the rest of the turn graph, and empties
-    /// them all; gives each profile's input arcs, read back from the file. A later profile without edge arrays of its
-    /// own has no turn-cost section: its costs stay in memory.
     /// What `writeTurnsAhead` wrote: each profile's turn costs (written, or kept in memory for a profile without
     /// edges of its own), the turn heads' section, and every section with the name its `StreamedSections.noteAhead` takes.
     struct TurnArraysAhead {
@@ -488,8 +473,10 @@ public enum Importer {
         var sections: [(String, GraphFileSection)] = []
     }
 
-    /// Writes the renumbered turn graph's arrays and every profile's turn costs (its restrictions applied) ahead of
-    /// their place in the table, through `writer`'s `write` only (so from any thread).
+    /// Writes ahead the renumbered turn graph's arrays and every profile's turn costs with its own restrictions (what
+    /// the customizations read back, turn arc by turn arc; the input arcs follow once contracted), through `writer`'s
+    /// `write` only, so from any thread. A later profile without edge arrays of its own has no turn-cost section: its
+    /// costs stay in memory.
     private static func writeTurnsAhead(_ turns: TurnGraph, turnCost: ContiguousArray<UInt32>, profiles: [ProfileID], hasOwnEdges: [Bool],
                                         restrictions: [TurnRestriction], with writer: StreamedSections) throws -> TurnArraysAhead {
         var sections: [(String, GraphFileSection)] = []

@@ -251,10 +251,9 @@ private final class DissectionQueue: @unchecked Sendable {
         if part.splitLevels == 0 || nodeCount < NestedDissectionOrder.minimumSplitSize {
             var part = part, graph = MetisGraph(xadj: [], adjacency: [])
             swap(&graph, &part.graph)  // moved, not shared, so that METIS may write the arrays without a copy
-            let nodes = part.nodes, firstRank = part.firstRank
             let local = try NestedDissectionOrder.nodeND(consume graph, effort: effort)
             condition.lock()
-            for index in 0..<nodeCount { rank[nodes.map { Int($0[index]) } ?? index] = idx_t(firstRank) + local[index] }
+            for index in 0..<nodeCount { rank[part.wholeGraphNode(index)] = idx_t(part.firstRank) + local[index] }
             condition.unlock()
             return
         }
