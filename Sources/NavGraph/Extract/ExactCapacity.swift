@@ -14,19 +14,12 @@ extension ContiguousArray {
 }
 
 extension RoadNetwork {
-    /// Room for `edges` more edges and `shapePoints` more shape points in every per-edge and per-shape-point array
-    /// (the builder counts them first, so that no array grows by doubling).
-    mutating func reserve(edges: Int, shapePoints: Int) {
+    /// Room for `edges` more edges and `shapePoints` more shape points in the arrays that the road-network build's
+    /// id pass appends to (EdgeGeometry reserves the others), so that none grows by doubling.
+    mutating func reserveTopology(edges: Int, shapePoints: Int) {
         func room<Element>(_ array: inout ContiguousArray<Element>, _ more: Int) { array.reserveCapacity(array.count + more) }
-        room(&edgeShapeFirst, edges); room(&edgeFrom, edges); room(&edgeTo, edges); room(&edgeLength, edges)
-        room(&edgeTimeForward, edges); room(&edgeTimeBackward, edges); room(&edgeClass, edges); room(&edgeFlags, edges)
-        room(&edgeMaxspeed, edges); room(&edgeName, edges); room(&edgeRef, edges); room(&edgeWay, edges); room(&edgeGuide, edges)
-        for index in profileEdges.indices {
-            room(&profileEdges[index].timeForward, edges)
-            room(&profileEdges[index].timeBackward, edges)
-            room(&profileEdges[index].flags, edges)
-        }
-        room(&shapeLatE7, shapePoints); room(&shapeLonE7, shapePoints); room(&shapeOSMNode, shapePoints); room(&shapeControl, shapePoints)
+        room(&edgeFrom, edges); room(&edgeTo, edges); room(&edgeName, edges); room(&edgeRef, edges); room(&edgeGuide, edges)
+        room(&shapeOSMNode, shapePoints); room(&shapeControl, shapePoints)
     }
 
     /// Shrinks every array to its exact size (each old buffer is freed as its copy replaces it).

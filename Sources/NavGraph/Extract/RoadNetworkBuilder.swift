@@ -95,77 +95,81 @@ public enum RoadNetworkBuilder {
         let barriers = profiles.contains(where: { $0.id == .car }) ? barrierNodes(source) : [:]
         for index in barriers.keys { useCount[index] = max(useCount[index], 2) }
 
-        // 3. Split into edges between junctions, cutting at missing nodes. The edges and shape points are counted
-        //    first, so that the arrays are built at their exact sizes (no spare capacity from growth, no copy).
-        let (edgeTotal, shapeTotal) = edgeAndShapeCounts(wayNodeIndex: wayNodeIndex, wayNodeFirst: wayNodeFirst, useCount: useCount)
-        network.reserve(edges: edgeTotal, shapePoints: shapeTotal)
+        // 3. Split into edges between junctions, cutting at missing nodes (EdgeCuts). The edges and shape points are
+        //    counted first, so that the arrays are built at their exact sizes (no spare capacity from growth, no copy).
+        //    Two passes over the same cuts run side by side: one appends the geometry and travel times, the other the
+        //    node ids, shape nodes and strings (whose ids follow the order of first use, as one pass would give them).
+        let (edgeTotal, shapeTotal) = EdgeCuts.counts(wayNodeIndex: wayNodeIndex, wayNodeFirst: wayNodeFirst, useCount: useCount)
+        network.reserveTopology(edges: edgeTotal, shapePoints: shapeTotal)
+        var geometry = EdgeGeometry(edges: edgeTotal, shapePoints: shapeTotal, profileEdges: network.profileEdges)
+        network.profileEdges = []
         let marks = nodeMarks(source, strings: &network.strings)
         var graphNode = ContiguousArray<Int32>(repeating: -1, count: source.nodeCount)
-        func graphNodeID(_ index: Int32) -> UInt32 {
-            if graphNode[Int(index)] < 0 {
-                graphNode[Int(index)] = Int32(network.nodeOSMID.count)
-                network.nodeOSMID.append(source.nodeID(Int(index)))
-                let mark = marks[Int(index)]
-                network.nodeControl.append(mark?.control.rawValue ?? 0)
-                network.nodeExitRef.append(mark?.exitRef ?? 0)
-                network.nodeBarrier.append(barriers[Int(index)]?.rawValue ?? 0)
+        PhaseWorkers.run(2) { part in
+            if part == 0 {
+                appendGeometry(accepted: accepted, profiles: perProfile, records: records, profileCount: profileCount,
+                               wayNodeIndex: wayNodeIndex, wayNodeFirst: wayNodeFirst, useCount: useCount, source: source, to: &geometry)
+                return
             }
-            return UInt32(graphNode[Int(index)])
-        }
-        var nextGuidance = 0, nextLimits = 0, nextNames = 0  // the first entries not reached yet (they are in way order)
-        var chain: [Int32] = []  // the nodes of the edge being cut, reused
-        for (acceptedIndex, attributes) in accepted.enumerated() {
-            let way = Int(attributes.way)
-            let nodes = wayNodeIndex[wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]]
-            if nodes.contains(-1) { report.waysCutAtMissingNodes += 1 }
-            let wayLength = attributes.hasFerryDuration ? wayLengthMetres(nodes, source) : 0
-            let nameID = network.strings.intern(wayStrings[attributes.name])
-            let refID = network.strings.intern(wayStrings[attributes.ref])
-            var guideID: UInt32 = 0
-            if nextGuidance < wayGuidance.count && wayGuidance[nextGuidance].index == acceptedIndex {
-                guideID = appendGuideRecord(wayGuidance[nextGuidance].guidance, network: &network)
-                nextGuidance += 1
+            func graphNodeID(_ index: Int32) -> UInt32 {
+                if graphNode[Int(index)] < 0 {
+                    graphNode[Int(index)] = Int32(network.nodeOSMID.count)
+                    network.nodeOSMID.append(source.nodeID(Int(index)))
+                    let mark = marks[Int(index)]
+                    network.nodeControl.append(mark?.control.rawValue ?? 0)
+                    network.nodeExitRef.append(mark?.exitRef ?? 0)
+                    network.nodeBarrier.append(barriers[Int(index)]?.rawValue ?? 0)
+                }
+                return UInt32(graphNode[Int(index)])
             }
-            var limits: VehicleLimits?
-            if nextLimits < wayLimits.count && wayLimits[nextLimits].index == acceptedIndex {
-                limits = wayLimits[nextLimits].limits
-                nextLimits += 1
-            }
-            var localized: [String]?
-            if nextNames < wayNames.count && wayNames[nextNames].index == acceptedIndex {
-                localized = wayNames[nextNames].names
-                nextNames += 1
-            }
-            let edgesBefore = network.edgeCount
-            chain.removeAll(keepingCapacity: true)
-            func flush() {
-                if chain.count >= 2 {
-                    appendEdge(chain, attributes: attributes, profiles: perProfile, records: records, first: acceptedIndex * profileCount, wayID: source.wayID(way), wayLength: wayLength,
-                               nameID: nameID, refID: refID, guideID: guideID, marks: marks,
-                               from: graphNodeID(chain[0]), to: graphNodeID(chain[chain.count - 1]),
-                               source: source, network: &network)
+            var nextGuidance = 0, nextLimits = 0, nextNames = 0  // the first entries not reached yet (they are in way order)
+            for (acceptedIndex, attributes) in accepted.enumerated() {
+                let way = Int(attributes.way)
+                let range = wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]
+                if wayNodeIndex[range].contains(-1) { report.waysCutAtMissingNodes += 1 }
+                let nameID = network.strings.intern(wayStrings[attributes.name])
+                let refID = network.strings.intern(wayStrings[attributes.ref])
+                var guideID: UInt32 = 0
+                if nextGuidance < wayGuidance.count && wayGuidance[nextGuidance].index == acceptedIndex {
+                    guideID = appendGuideRecord(wayGuidance[nextGuidance].guidance, network: &network)
+                    nextGuidance += 1
+                }
+                var limits: VehicleLimits?
+                if nextLimits < wayLimits.count && wayLimits[nextLimits].index == acceptedIndex {
+                    limits = wayLimits[nextLimits].limits
+                    nextLimits += 1
+                }
+                var localized: [String]?
+                if nextNames < wayNames.count && wayNames[nextNames].index == acceptedIndex {
+                    localized = wayNames[nextNames].names
+                    nextNames += 1
+                }
+                let edgesBefore = network.edgeCount
+                EdgeCuts.forEach(wayNodeIndex, range, useCount: useCount) { first, last in
+                    for position in first...last {
+                        let index = Int(wayNodeIndex[position])
+                        network.shapeOSMNode.append(source.nodeID(index))
+                        network.shapeControl.append(marks[index]?.control.rawValue ?? 0)
+                    }
+                    // Taken before the appends: graphNodeID changes `network` too (no overlapping access).
+                    let from = graphNodeID(wayNodeIndex[first]), to = graphNodeID(wayNodeIndex[last])
+                    network.edgeFrom.append(from)
+                    network.edgeTo.append(to)
+                    network.edgeName.append(nameID)
+                    network.edgeRef.append(refID)
+                    network.edgeGuide.append(guideID)
                     if let limits {
                         network.limitEdge.append(UInt32(network.edgeCount - 1))
                         network.limitValues.append(contentsOf: limits.values)
                     }
                 }
-                chain.removeAll(keepingCapacity: true)
-            }
-            for index in nodes {
-                if index < 0 { flush(); continue }
-                chain.append(index)
-                if chain.count >= 2 && useCount[Int(index)] >= 2 {
-                    flush()
-                    chain.append(index)
+                if network.edgeCount > edgesBefore, let names = localized {
+                    let ids = names.map { network.strings.intern($0) }
+                    network.localizedNames.add(way: source.wayID(way), nameIDs: ids)
                 }
             }
-            flush()
-            if network.edgeCount > edgesBefore, let names = localized {
-                // Interned first: `network` is captured by `flush`, so two of its fields may not be accessed at once.
-                let ids = names.map { network.strings.intern($0) }
-                network.localizedNames.add(way: source.wayID(way), nameIDs: ids)
-            }
         }
+        geometry.move(into: &network)
         network.localizedNames = network.localizedNames.sorted()
         guard network.edgeCount > 0 else {
             throw NavGraphError("\(source.path): no routable road for \(profiles.map(\.rules.name).joined(separator: ", ")) in this extract")
@@ -175,29 +179,6 @@ public enum RoadNetworkBuilder {
         accepted = []; perProfile = []; wayNodeIndex = []; wayNodeFirst = []; useCount = []
         let restrictions = TurnRestrictionReader.read(source: source, network: network, graphNode: graphNode, profiles: profiles, report: &report)
         return (network, restrictions)
-    }
-
-    /// The edges and shape points that step 3 makes of the accepted ways' nodes (the same cuts, nothing appended).
-    private static func edgeAndShapeCounts(wayNodeIndex: ContiguousArray<Int32>, wayNodeFirst: ContiguousArray<Int>,
-                                           useCount: ContiguousArray<UInt8>) -> (edges: Int, shapePoints: Int) {
-        var edges = 0, shapePoints = 0
-        for way in 0..<(wayNodeFirst.count - 1) {
-            var chain = 0
-            for index in wayNodeIndex[wayNodeFirst[way]..<wayNodeFirst[way + 1]] {
-                if index < 0 {
-                    if chain >= 2 { edges += 1; shapePoints += chain }
-                    chain = 0
-                    continue
-                }
-                chain += 1
-                if chain >= 2 && useCount[Int(index)] >= 2 {
-                    edges += 1; shapePoints += chain
-                    chain = 1
-                }
-            }
-            if chain >= 2 { edges += 1; shapePoints += chain }
-        }
-        return (edges, shapePoints)
     }
 
     private static func wayLengthMetres(_ nodes: ArraySlice<Int32>, _ source: OSMSource) -> Double {
@@ -253,55 +234,59 @@ public enum RoadNetworkBuilder {
         return id
     }
 
-    /// The edge along `chain`, with the way's `attributes` and its profiles' records at `profiles[first...]`.
-    private static func appendEdge(_ chain: [Int32], attributes: AcceptedWay, profiles: ContiguousArray<UInt32>, records: ProfileWayRecords, first: Int, wayID: Int64, wayLength: Double,
-                                   nameID: UInt32, refID: UInt32, guideID: UInt32, marks: NodeMarks,
-                                   from: UInt32, to: UInt32, source: OSMSource, network: inout RoadNetwork) {
-        var length = 0.0
-        var previous: Coordinate?
-        for index in chain {
-            let lat = source.nodeLatE7(Int(index)), lon = source.nodeLonE7(Int(index))
-            let point = Coordinate(latE7: lat, lonE7: lon)
-            if let previous { length += Geo.haversine(previous, point) }
-            previous = point
-            network.shapeLatE7.append(lat)
-            network.shapeLonE7.append(lon)
-            network.shapeOSMNode.append(source.nodeID(Int(index)))
-            network.shapeControl.append(marks[Int(index)]?.control.rawValue ?? 0)
-        }
-        network.edgeShapeFirst.append(UInt32(network.shapeLatE7.count))
-        network.edgeFrom.append(from)
-        network.edgeTo.append(to)
-        network.edgeLength.append(length)
-        func times(_ attributes: ProfileWay) -> (UInt32, UInt32) {
-            guard attributes.accepts else { return (RoadNetwork.forbidden, RoadNetwork.forbidden) }
-            var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
-            var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
-            if attributes.hasFerryDuration, wayLength > 0 {
-                let share = UInt32(max(1, (attributes.ferryDurationSeconds * 1000 * length / wayLength).rounded()))
-                forwardTime = share
-                backwardTime = share
+    /// The geometry pass of step 3: for every edge of the accepted ways, its shape coordinates, length, travel times
+    /// (the first profile's, then each other's with its flags), class, flags, maxspeed and way id.
+    private static func appendGeometry(accepted: ContiguousArray<AcceptedWay>, profiles: ContiguousArray<UInt32>, records: ProfileWayRecords,
+                                       profileCount: Int, wayNodeIndex: ContiguousArray<Int32>, wayNodeFirst: ContiguousArray<Int>,
+                                       useCount: ContiguousArray<UInt8>, source: OSMSource, to geometry: inout EdgeGeometry) {
+        for (acceptedIndex, attributes) in accepted.enumerated() {
+            let range = wayNodeFirst[acceptedIndex]..<wayNodeFirst[acceptedIndex + 1]
+            let wayLength = attributes.hasFerryDuration ? wayLengthMetres(wayNodeIndex[range], source) : 0
+            let wayID = source.wayID(Int(attributes.way))
+            let first = acceptedIndex * profileCount
+            let maxspeed = UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0)
+            EdgeCuts.forEach(wayNodeIndex, range, useCount: useCount) { firstNode, lastNode in
+                var length = 0.0
+                var previous: Coordinate?
+                for position in firstNode...lastNode {
+                    let index = Int(wayNodeIndex[position])
+                    let lat = source.nodeLatE7(index), lon = source.nodeLonE7(index)
+                    let point = Coordinate(latE7: lat, lonE7: lon)
+                    if let previous { length += Geo.haversine(previous, point) }
+                    previous = point
+                    geometry.shapeLatE7.append(lat)
+                    geometry.shapeLonE7.append(lon)
+                }
+                geometry.edgeShapeFirst.append(UInt32(geometry.shapeLatE7.count))
+                geometry.edgeLength.append(length)
+                func times(_ attributes: ProfileWay) -> (UInt32, UInt32) {
+                    guard attributes.accepts else { return (RoadNetwork.forbidden, RoadNetwork.forbidden) }
+                    var forwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhForward)
+                    var backwardTime = RoadNetworkBuilder.travelTime(metres: length, kmh: attributes.speedKmhBackward)
+                    if attributes.hasFerryDuration, wayLength > 0 {
+                        let share = UInt32(max(1, (attributes.ferryDurationSeconds * 1000 * length / wayLength).rounded()))
+                        forwardTime = share
+                        backwardTime = share
+                    }
+                    return (attributes.forward ? forwardTime : RoadNetwork.forbidden, attributes.backward ? backwardTime : RoadNetwork.forbidden)
+                }
+                let firstProfile = records[profiles[first]]
+                let (forwardTime, backwardTime) = times(firstProfile)
+                geometry.edgeTimeForward.append(forwardTime)
+                geometry.edgeTimeBackward.append(backwardTime)
+                for index in geometry.profileEdges.indices {
+                    let profile = records[profiles[first + index + 1]]
+                    let (forward, backward) = times(profile)
+                    geometry.profileEdges[index].timeForward.append(forward)
+                    geometry.profileEdges[index].timeBackward.append(backward)
+                    geometry.profileEdges[index].flags.append((profile.accepts ? profile.flags : attributes.flags).rawValue)
+                }
+                geometry.edgeClass.append(attributes.roadClass.rawValue)
+                geometry.edgeFlags.append((firstProfile.accepts ? firstProfile.flags : attributes.flags).rawValue)
+                geometry.edgeMaxspeed.append(maxspeed)
+                geometry.edgeWay.append(wayID)
             }
-            return (attributes.forward ? forwardTime : RoadNetwork.forbidden, attributes.backward ? backwardTime : RoadNetwork.forbidden)
         }
-        let firstProfile = records[profiles[first]]
-        let (forwardTime, backwardTime) = times(firstProfile)
-        network.edgeTimeForward.append(forwardTime)
-        network.edgeTimeBackward.append(backwardTime)
-        for index in network.profileEdges.indices {
-            let profile = records[profiles[first + index + 1]]
-            let (forward, backward) = times(profile)
-            network.profileEdges[index].timeForward.append(forward)
-            network.profileEdges[index].timeBackward.append(backward)
-            network.profileEdges[index].flags.append((profile.accepts ? profile.flags : attributes.flags).rawValue)
-        }
-        network.edgeClass.append(attributes.roadClass.rawValue)
-        network.edgeFlags.append((firstProfile.accepts ? firstProfile.flags : attributes.flags).rawValue)
-        network.edgeMaxspeed.append(UInt8(min(254, attributes.maxspeedKmh.rounded())) | (attributes.maxspeedKmh == Maxspeed.unlimited ? 255 : 0))
-        network.edgeName.append(nameID)
-        network.edgeRef.append(refID)
-        network.edgeWay.append(wayID)
-        network.edgeGuide.append(guideID)
     }
 }
 

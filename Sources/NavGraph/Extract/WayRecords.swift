@@ -1,5 +1,5 @@
 /// What the road network builder keeps of one accepted way between profiling and edge splitting: the fields of the
-/// first profile that takes it (its class, posted speed, flags; RoadNetworkBuilder.appendEdge reads these) and its
+/// first profile that takes it (its class, posted speed, flags; RoadNetworkBuilder.appendGeometry reads these) and its
 /// name and ref as ids into the builder's table of distinct way strings — 24 bytes instead of the profiles' whole
 /// attributes, two strings and the way's guidance (kept aside when not empty).
 struct AcceptedWay {
