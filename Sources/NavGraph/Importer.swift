@@ -5,11 +5,13 @@ import Foundation
 /// customize the free-flow metric, index segments, and write one graph file.
 public enum Importer {
     @discardableResult
-    /// `roadSets`: the motor road set (car, truck, motorcycle) and, by default, the cycling/walking one.
+    /// `roadSets`: the motor road set (car, truck, motorcycle) and, by default, the cycling/walking one. `profiles`: the
+    /// profiles to import of those sets (nil: all); each set's first profile (car, bicycle) is imported with it anyway.
     public static func run(input: String, output: String, honourTurnRestrictions: Bool = true,
-                           log: ProgressLog = ProgressLog(), roadSets: [RoadSet] = RoadSet.allCases) throws -> GraphMetadata {
+                           log: ProgressLog = ProgressLog(), roadSets: [RoadSet] = RoadSet.allCases,
+                           profiles: Set<ProfileID>? = nil) throws -> GraphMetadata {
         try run(input: input, output: output, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
-                metricBudget: metricBudget, schedule: RoadSetSchedule.configured)
+                profiles: profiles, metricBudget: metricBudget, schedule: RoadSetSchedule.configured)
     }
 
     /// Bytes of CCH metrics (16 per arc and profile) that a road set may hold at once while its profiles are customized
@@ -27,7 +29,7 @@ public enum Importer {
     /// both schedules).
     @discardableResult
     static func run(input: String, output: String, honourTurnRestrictions: Bool = true, log: ProgressLog = ProgressLog(),
-                    roadSets: [RoadSet] = RoadSet.allCases, metricBudget: Int,
+                    roadSets: [RoadSet] = RoadSet.allCases, profiles: Set<ProfileID>? = nil, metricBudget: Int,
                     schedule: RoadSetSchedule = .motorFirst) throws -> GraphMetadata {
         navgraph_map_large_allocations(UInt(largeAllocation))
         if input.hasSuffix(".gr") || input.hasSuffix(".gr.gz") {
@@ -42,7 +44,7 @@ public enum Importer {
         let stream = try GraphFileStream(path: output, tableCapacity: roadSets.count * sectionsPerRoadSet)
         do {
             return try run(input: input, to: stream, honourTurnRestrictions: honourTurnRestrictions, log: log, roadSets: roadSets,
-                           metricBudget: metricBudget, schedule: schedule)
+                           profiles: profiles, metricBudget: metricBudget, schedule: schedule)
         } catch {
             stream.abandon()
             throw error
@@ -58,7 +60,7 @@ public enum Importer {
     static let sectionsPerRoadSet = 128
 
     private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,
-                            roadSets: [RoadSet], metricBudget: Int, schedule: RoadSetSchedule) throws -> GraphMetadata {
+                            roadSets: [RoadSet], profiles: Set<ProfileID>?, metricBudget: Int, schedule: RoadSetSchedule) throws -> GraphMetadata {
         // Held only by `shared` (below), so that it can be freed in the middle of the import.
         let shared = SharedOSMSource(try log.phase("read OSM") {
             let source = try OSMSource(path: input)
@@ -83,7 +85,8 @@ public enum Importer {
                 log.say(String(format: "%@ road set: waited %.2fs for the motor road set before its order", roadSet.rawValue, waited))
             }
             outcomes[index].result = Result {
-                try importRoadSet(roadSet, index: index, from: shared, input: input, honourTurnRestrictions: honourTurnRestrictions,
+                try importRoadSet(roadSet, profiles: roadSet.profiles(selecting: profiles), index: index, from: shared, input: input,
+                                  honourTurnRestrictions: honourTurnRestrictions,
                                   log: log, networkTurns: networkTurns, metricBudget: metricBudget, beforeOrder: beforeOrder, to: stream)
             }
         }
@@ -111,7 +114,7 @@ public enum Importer {
 
     /// One road set of an OSM import (the `index`-th): its road network (at its turn, with `networkTurns`), then
     /// everything `addRoadSet` adds, in its own sections.
-    private static func importRoadSet(_ roadSet: RoadSet, index: Int, from shared: SharedOSMSource, input: String,
+    private static func importRoadSet(_ roadSet: RoadSet, profiles: [ProfileID], index: Int, from shared: SharedOSMSource, input: String,
                                       honourTurnRestrictions: Bool, log: ProgressLog, networkTurns: RoadNetworkTurns?,
                                       metricBudget: Int, beforeOrder: () -> Void,
                                       to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
@@ -127,10 +130,10 @@ public enum Importer {
             defer { shared.release() }
             (network, restrictions) = try log.phase(tag + "road network") {
                 guard let osm = shared.source else { throw NavGraphError("\(input): OSM data released before the \(roadSet.rawValue) road set", code: .ioFailure) }
-                var built = try RoadNetworkBuilder.build(from: osm, profiles: roadSet.profiles.map(\.profile), report: &report)
+                var built = try RoadNetworkBuilder.build(from: osm, profiles: profiles.map(\.profile), report: &report)
                 built.0.compact()
                 navgraph_release_free_memory()  // what the build's threads freed (its per-range records) stays in their arenas otherwise
-                return (built, "\(roadSet.profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
+                return (built, "\(profiles.map(\.rawValue).joined(separator: ", ")): \(built.0.nodeCount) junctions, \(built.0.edgeCount) edges, \(built.0.shapeLatE7.count) shape points, \(report.waysCutAtMissingNodes) ways cut at missing nodes")
             }
         }
         var writer = StreamedSections(stream: stream)
@@ -145,7 +148,7 @@ public enum Importer {
         }
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
         let metadata = try addRoadSet(network: consume padded, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
-                                      roadSet: roadSet, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, writtenAhead: true,
+                                      roadSet: roadSet, profiles: profiles, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, writtenAhead: true,
                                       to: &writer)
         return (writer, metadata)
     }
@@ -181,7 +184,7 @@ public enum Importer {
     /// read it. Each metric is written right after its customization, the rest at the end; the table lists them all in
     /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
-                           input: String, roadSet: RoadSet, profile: String? = nil, log: ProgressLog,
+                           input: String, roadSet: RoadSet, profiles selected: [ProfileID]? = nil, profile: String? = nil, log: ProgressLog,
                            metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {}, writtenAhead: Bool = false,
                            to writer: inout StreamedSections) throws -> GraphMetadata {
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
@@ -201,7 +204,7 @@ public enum Importer {
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
         guard unordered.nodeCount > 0 else { throw NavGraphError("\(input): no drivable road for a car in this extract") }
-        let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : roadSet.profiles
+        let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : selected ?? roadSet.profiles
         let withLimits = profileIDs.count > 1 && roadSet == .motor
         let edgeCount = network.edgeCount
         // Written at once when no turn cost reads it; else the turn costs are computed on the unordered turn graph

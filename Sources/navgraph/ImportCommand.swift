@@ -5,7 +5,7 @@ import NavGraph
 enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
-        synopsis: ["REGION.osm.pbf [-o REGION.navgraph] [--road-sets motor,active] [--quiet]",
+        synopsis: ["REGION.osm.pbf [-o REGION.navgraph] [--road-sets motor,active | --profiles car,bicycle] [--quiet]",
                    "USA-road-d.NY.gr.gz -o ny.navgraph   (DIMACS graph)"],
         summary: "Imports an OSM extract (.osm.pbf, .osm, .osm.gz, .osm.bz2) or a DIMACS graph into a graph file.",
         options: [
@@ -16,6 +16,9 @@ enum ImportCommand {
             OptionSpec(name: "road-sets", kind: .list, placeholder: "motor,active",
                        help: "road sets to import: motor (car, truck, motorcycle), active (bicycle, foot)", defaultValue: "motor,active",
                        check: .choice(RoadSet.allCases.map(\.rawValue))),
+            OptionSpec(name: "profiles", kind: .list, placeholder: "car,bicycle",
+                       help: "profiles to import, instead of --road-sets: car is always imported, and bicycle with foot (each owns its road set's shared sections)",
+                       defaultValue: "all five", check: .choice(ProfileID.allCases.map(\.rawValue))),
             OptionSpec(name: "quiet", kind: .flag, help: "no progress on stderr"),
         ],
         run: run)
@@ -28,9 +31,18 @@ enum ImportCommand {
         }
         let output = arguments.options["output"] ?? defaultOutput(for: input)
         let log = ProgressLog(quiet: arguments.flags.contains("quiet"))
-        let roadSets = (arguments.list("road-sets") ?? RoadSet.allCases.map(\.rawValue)).compactMap(RoadSet.init(rawValue:))
+        var roadSets = (arguments.list("road-sets") ?? RoadSet.allCases.map(\.rawValue)).compactMap(RoadSet.init(rawValue:))
         guard roadSets.contains(.motor) else { throw NavGraphError("--road-sets: the motor road set is always imported; add motor") }
-        let metadata = try Importer.run(input: input, output: output, log: log, roadSets: roadSets)
+        var profiles: Set<ProfileID>?
+        if let names = arguments.list("profiles") {
+            guard arguments.options["road-sets"] == nil else {
+                throw NavGraphError("--profiles and --road-sets both given: --profiles chooses the road sets (give one of them)")
+            }
+            let chosen = Set(names.compactMap(ProfileID.init(rawValue:)))
+            roadSets = RoadSet.allCases.filter { $0 == .motor || !chosen.isDisjoint(with: $0.profiles) }
+            profiles = chosen
+        }
+        let metadata = try Importer.run(input: input, output: output, log: log, roadSets: roadSets, profiles: profiles)
         print("wrote \(output): \(metadata.nodeCount) nodes, \(metadata.edgeCount) edges, \(metadata.routingNodeCount) routing nodes, \(metadata.cchArcCount) hierarchy arcs")
     }
 

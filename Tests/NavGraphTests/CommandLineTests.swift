@@ -51,6 +51,14 @@ import Testing
         try expectRefused(["import", input, "-o", out], mentions: [input, "no routable road"], noFile: out)
     }
 
+    /// `--profiles` names the profiles to import: an unknown one, or `--road-sets` next to it, is refused before any work.
+    @Test func badProfileSelection() throws {
+        let out = output("profiles-refused.navgraph")
+        try expectRefused(["import", Fixtures.pbf("monaco"), "-o", out, "--profiles", "car,bus"], mentions: ["--profiles", "'bus'"], noFile: out)
+        try expectRefused(["import", Fixtures.pbf("monaco"), "-o", out, "--profiles", "car", "--road-sets", "motor"],
+                          mentions: ["--profiles", "--road-sets"], noFile: out)
+    }
+
     /// libosmium reads compressed XML too; the same town imports the same from .osm, .osm.gz and .osm.bz2.
     @Test func compressedXMLImports() throws {
         let xml = Fixtures.workDirectory.appendingPathComponent("town-compressed.osm").path

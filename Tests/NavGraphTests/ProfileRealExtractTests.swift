@@ -104,3 +104,35 @@ import Testing
         #expect((usable[.foot] ?? 0) > (usable[.car] ?? 0))
     }
 }
+
+/// An import of some profiles only (`navgraph import --profiles`): the file holds those (with each road set's first),
+/// a profile left out is refused by code, and the car's hierarchy still equals Dijkstra on the car's own network.
+@Suite struct ProfileSelectionTests {
+    @Test func carAndFootOnlyHoldTheirRoadSetsAndRouteExactly() throws {
+        let directory = Fixtures.workDirectory.appendingPathComponent("profile-selection")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("malta-car-foot.navgraph").path
+        let metadata = try Importer.run(input: Fixtures.pbf("malta"), output: path, log: ProgressLog(quiet: true),
+                                        profiles: [.car, .foot])
+        #expect(metadata.profiles == ["car"])
+        let car = try RoutingGraph(path: path)
+        let foot = try RoutingGraph(file: car.file, profile: .foot)
+        #expect(foot.metadata.profiles == ["bicycle", "foot"])
+        for missing in [ProfileID.truck, .motorcycle] {
+            #expect(throws: NavGraphError.self) { try RoutingGraph(file: car.file, profile: missing) }
+            do { _ = try RoutingGraph(file: car.file, profile: missing) } catch let error as NavGraphError { #expect(error.code == .noRoute) }
+        }
+        // The car's network without the truck's and motorcycle's ways: the same roads for the car, cut at fewer junctions.
+        let full = try Fixtures.graph("malta")
+        let selected = ProfileUsage.kilometres(car), all = ProfileUsage.kilometres(full)
+        #expect(abs(selected - all) <= all * 1e-9, "car km \(selected) in the car-only file, \(all) in the full one")
+        #expect(car.edgeCount <= full.edgeCount)
+        let router = Router(graph: car)
+        var options = RouteOptions()
+        options.radius = 2000
+        let metric = router.engine.metric(avoid: AvoidSet(), mode: .strict, traffic: nil, vehicle: nil)
+        let (compared, reachable) = try compareHierarchyWithDijkstra(router: router, metric: metric, points: randomRoadPoints(car, count: 400, seed: 11),
+                                                                     options: options, label: "car-only malta")
+        #expect(compared >= 150 && reachable >= compared / 2, "\(compared) pairs compared, \(reachable) reachable")
+    }
+}

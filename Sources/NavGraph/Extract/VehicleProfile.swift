@@ -13,6 +13,11 @@ public enum RoadSet: String, Sendable, CaseIterable {
         }
     }
 
+    /// The set's profiles that `selection` names (nil: all), always with the first, which owns the set's shared sections.
+    public func profiles(selecting selection: Set<ProfileID>?) -> [ProfileID] {
+        profiles.enumerated().filter { $0.offset == 0 || selection?.contains($0.element) ?? true }.map(\.element)
+    }
+
     /// The file section name of `base` in this road set (names stay within the 24 bytes a section name has).
     public func sectionName(_ base: String) -> String {
         switch self {
