@@ -101,14 +101,21 @@ public enum TurnGraphBuilder {
             }
         }
 
+        // The directed edges some restriction starts from: only those have entries in the turn sets and copies of
+        // their own, so the others skip the lookups (most of this build's time before).
+        var restrictedFrom = ContiguousArray<Bool>(repeating: false, count: directedCount)
+        for restriction in restrictions { for from in restriction.fromDirectedEdges { restrictedFrom[Int(from)] = true } }
+
         graph.firstOut.reserveCapacity(graph.nodeCount + copies.count + 1)
         graph.firstOut.append(0)
         func addTurns(of d: UInt32, as parent: ViaPathCopies.Parent, forbidden extraForbidden: Set<UInt32>?,
                       mandatory extraMandatory: Set<UInt32>?) {
             let edge = Int(d >> 1)
             let junction = Int(d & 1 == 0 ? network.edgeTo[edge] : network.edgeFrom[edge])
-            let forbidden = forbiddenTurns[d]
-            let mandatory = mandatoryTurns[d]
+            let restricted = restrictedFrom[Int(d)]
+            let forbidden = restricted ? forbiddenTurns[d] : nil
+            let mandatory = restricted ? mandatoryTurns[d] : nil
+            let onCopy = parent != .original(d)
             let barrier = junction < network.nodeBarrier.count && network.nodeBarrier[junction] == NodeBarrier.impassable.rawValue
             for index in firstLeaving[junction]..<firstLeaving[junction + 1] {
                 let next = leaving[index]
@@ -122,8 +129,8 @@ public enum TurnGraphBuilder {
                 if let extraMandatory, !extraMandatory.contains(next) { continue }
                 // A copy that leaves its own chain is still on directed edge d, so via-way restrictions starting
                 // from d apply there too (unless both chains continue along the same edge).
-                let chainChild = copies.existingChild(of: parent, along: next)
-                    ?? (parent == .original(d) ? nil : copies.existingChild(of: .original(d), along: next))
+                let chainChild = !restricted && !onCopy ? nil : copies.existingChild(of: parent, along: next)
+                    ?? (onCopy ? copies.existingChild(of: .original(d), along: next) : nil)
                 if let copy = chainChild {
                     graph.head.append(UInt32(copies.originalCount + copy))
                 } else {
