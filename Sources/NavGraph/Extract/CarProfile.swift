@@ -26,11 +26,18 @@ public enum CarProfile {
     public static let unlimitedSpeedKmh = 140.0
     /// Narrowest `maxwidth:physical|maxwidth|width|est_width` in metres a car passes (OSRM `vehicle_width`).
     public static let vehicleWidth = 1.9
-    /// Tags whose value (or its `:forward` / `:backward` form, looked up first) gives the speed limit, in OSRM's order.
+    /// Tags whose value gives a way's width, first found first.
     static let widthKeys = ["maxwidth:physical", "maxwidth", "width", "est_width"]
+    /// Tags whose value (or its `:forward` / `:backward` form, looked up first) gives the speed limit, in OSRM's order.
     static let maxspeedKeys = ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"]
-    /// Each of `maxspeedKeys` with its `:forward` and `:backward` forms.
-    static let maxspeedKeyForms = maxspeedKeys.map { ($0, $0 + ":forward", $0 + ":backward") }
+    /// Each of `maxspeedKeys` with its `:forward` and `:backward` forms, written out: literal strings are never
+    /// reference counted, while built ones would be retained and released from both profiling threads for every way.
+    static let maxspeedKeyForms = [
+        ("maxspeed:advisory", "maxspeed:advisory:forward", "maxspeed:advisory:backward"),
+        ("maxspeed", "maxspeed:forward", "maxspeed:backward"),
+        ("source:maxspeed", "source:maxspeed:forward", "source:maxspeed:backward"),
+        ("maxspeed:type", "maxspeed:type:forward", "maxspeed:type:backward"),
+    ]
     /// Highest speed in km/h on a surface, track grade or smoothness (OSRM car.lua); unlisted values do not limit.
     static let surfaceSpeeds: [String: Double] = [
         "cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60, "bricks": 60,

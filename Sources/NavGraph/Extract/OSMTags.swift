@@ -105,22 +105,32 @@ public struct OSMTags: Sequence, ExpressibleByDictionaryLiteral {
     private func entry(_ key: String) -> Entry? {
         let hash = Self.hash(key)
         guard filter & (1 << UInt64(hash & 63)) != 0 else { return nil }
-        var index = entries.count - 1
-        while index >= 0 {
-            let entry = entries[index]
-            if entry.hash == hash && matches(entry, key) { return entry }
-            index -= 1
+        return entries.withUnsafeBufferPointer { entries in
+            var index = entries.count - 1
+            while index >= 0 {
+                let entry = entries[index]
+                if entry.hash == hash && matches(entry, key) { return entry }
+                index -= 1
+            }
+            return nil
         }
-        return nil
     }
 
     private func matches(_ entry: Entry, _ key: String) -> Bool {
-        var key = key
-        return key.withUTF8 { bytes in
+        Self.withUTF8(key) { bytes in
             guard bytes.count == Int(entry.keyLength) else { return false }
             guard let keyBytes = bytes.baseAddress else { return true }
             return memcmp(base + Int(entry.keyStart), keyBytes, bytes.count) == 0
         }
+    }
+
+    /// `body` on the key's UTF-8 bytes, in place where the string stores them contiguously (a native or literal
+    /// string: no copy of the string, which the tag lookups of every way would otherwise retain and release).
+    @inline(__always)
+    private static func withUTF8<Result>(_ key: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = key.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = key
+        return copy.withUTF8(body)
     }
 
     private func string(start: UInt32, count: UInt32) -> String {
@@ -130,8 +140,7 @@ public struct OSMTags: Sequence, ExpressibleByDictionaryLiteral {
     /// A hash of the key's UTF-8 bytes from its length and its first and last eight bytes (keys are short, and a
     /// match is confirmed byte by byte).
     private static func hash(_ key: String) -> UInt32 {
-        var key = key
-        return key.withUTF8 { bytes in
+        withUTF8(key) { bytes in
             guard let start = bytes.baseAddress else { return hash(nil, count: 0) }
             return hash(start, count: bytes.count)
         }

@@ -15,16 +15,21 @@ public struct VehicleLimits: Sendable, Equatable {
         /// `key:physical`, read first.
         let physicalKey: String
 
-        init(key: String, unit: String, scale: Double) {
-            self.key = key; self.unit = unit; self.scale = scale
-            physicalKey = key + ":physical"
+        /// `physicalKey` is written out (a literal is never reference counted; a built string would be retained for
+        /// every way the truck profile reads).
+        init(key: String, physicalKey: String, unit: String, scale: Double) {
+            precondition(physicalKey == key + ":physical")
+            self.key = key; self.physicalKey = physicalKey; self.unit = unit; self.scale = scale
         }
     }
 
     public static let kinds: [Kind] = [
-        Kind(key: "maxheight", unit: "m", scale: 100), Kind(key: "maxwidth", unit: "m", scale: 100),
-        Kind(key: "maxlength", unit: "m", scale: 100), Kind(key: "maxweight", unit: "t", scale: 100),
-        Kind(key: "maxaxleload", unit: "t", scale: 100), Kind(key: "hazmat", unit: "", scale: 1),
+        Kind(key: "maxheight", physicalKey: "maxheight:physical", unit: "m", scale: 100),
+        Kind(key: "maxwidth", physicalKey: "maxwidth:physical", unit: "m", scale: 100),
+        Kind(key: "maxlength", physicalKey: "maxlength:physical", unit: "m", scale: 100),
+        Kind(key: "maxweight", physicalKey: "maxweight:physical", unit: "t", scale: 100),
+        Kind(key: "maxaxleload", physicalKey: "maxaxleload:physical", unit: "t", scale: 100),
+        Kind(key: "hazmat", physicalKey: "hazmat:physical", unit: "", scale: 1),
     ]
     /// Index of the hazmat entry (1 = no hazardous goods).
     public static let hazmat = 5
