@@ -11,7 +11,7 @@ enum ImportCommand {
         options: [
             OptionSpec(name: "output", short: "o", kind: .value, placeholder: "FILE", help: "graph file to write",
                        defaultValue: "the input name with .navgraph"),
-            OptionSpec(name: "profile", kind: .value, help: "accepted for compatibility: every profile is imported", defaultValue: CarProfile.name,
+            OptionSpec(name: "profile", kind: .value, help: "accepted for compatibility (car only); --profiles chooses the profiles", defaultValue: CarProfile.name,
                        check: .choice([CarProfile.name])),
             OptionSpec(name: "road-sets", kind: .list, placeholder: "motor,active",
                        help: "road sets to import: motor (car, truck, motorcycle), active (bicycle, foot)", defaultValue: "motor,active",
