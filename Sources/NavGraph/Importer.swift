@@ -183,6 +183,7 @@ public enum Importer {
     /// as nothing reads the network any more, and it is freed: before the order, or after the turn costs when the car's
     /// read it. Each metric is written right after its customization, the rest at the end; the table lists them all in
     /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
+    /// `profiles`: the set's profiles to customize (nil: all of them; `profile` names the DIMACS graph's one).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profiles selected: [ProfileID]? = nil, profile: String? = nil, log: ProgressLog,
                            metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {}, writtenAhead: Bool = false,

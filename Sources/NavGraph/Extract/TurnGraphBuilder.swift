@@ -116,6 +116,7 @@ public enum TurnGraphBuilder {
             let forbidden = restricted ? forbiddenTurns[d] : nil
             let mandatory = restricted ? mandatoryTurns[d] : nil
             let onCopy = parent != .original(d)
+            let mayEnterCopy = restricted || onCopy  // else no via-path copy starts here
             let barrier = junction < network.nodeBarrier.count && network.nodeBarrier[junction] == NodeBarrier.impassable.rawValue
             for index in firstLeaving[junction]..<firstLeaving[junction + 1] {
                 let next = leaving[index]
@@ -129,8 +130,11 @@ public enum TurnGraphBuilder {
                 if let extraMandatory, !extraMandatory.contains(next) { continue }
                 // A copy that leaves its own chain is still on directed edge d, so via-way restrictions starting
                 // from d apply there too (unless both chains continue along the same edge).
-                let chainChild = !restricted && !onCopy ? nil : copies.existingChild(of: parent, along: next)
-                    ?? (onCopy ? copies.existingChild(of: .original(d), along: next) : nil)
+                var chainChild: Int?
+                if mayEnterCopy {
+                    chainChild = copies.existingChild(of: parent, along: next)
+                        ?? (onCopy ? copies.existingChild(of: .original(d), along: next) : nil)
+                }
                 if let copy = chainChild {
                     graph.head.append(UInt32(copies.originalCount + copy))
                 } else {
