@@ -211,6 +211,12 @@ public enum Importer {
         // Written at once when no turn cost reads it; else the turn costs are computed on the unordered turn graph
         // and the network written on another thread while the order runs (the costs follow their arcs through the
         // renumbering). The network's one copy moves into that thread.
+        // The order cuts the junction graph by inertial flow down to parts of NAVGRAPH_ORDER_LEAF routing nodes
+        // (benchmarks only); NAVGRAPH_ORDER=metis (benchmarks only) orders by METIS nested dissection alone, as before.
+        let orderLeafSize = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER"] == "metis" ? nil
+            : ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_LEAF"].flatMap { Int($0) } ?? JunctionDissectionOrder.defaultLeafSize
+        let junctionEnds = (from: network.edgeFrom, to: network.edgeTo, count: network.nodeCount)
+        let junctionPlane = orderLeafSize == nil ? ([], []) : JunctionDissectionOrder.junctionPlane(network)
         let held = NetworkHandOver(consume network)
         var written: WrittenNetwork?
         func writeNetwork(_ network: consuming RoadNetwork) throws -> WrittenNetwork {
@@ -235,9 +241,15 @@ public enum Importer {
             if part == 0 {
                 ordered.value = Result {
                     try log.phase(tag + "order") {
-                        (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
-                                                           splitLevels: splitLevels, reduction: reduction, effort: effort),
-                         "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
+                        if let leafSize = orderLeafSize {
+                            return (try JunctionDissectionOrder.compute(turns: unordered, edgeFrom: junctionEnds.from, edgeTo: junctionEnds.to,
+                                                                        junctionCount: junctionEnds.count, plane: junctionPlane, leafSize: leafSize,
+                                                                        effort: effort),
+                                    "inertial flow cuts of the junction graph down to parts of \(leafSize) routing nodes, then METIS nested dissection")
+                        }
+                        return (try NestedDissectionOrder.compute(nodeCount: unordered.nodeCount, firstOut: unordered.firstOut, head: unordered.head,
+                                                                  splitLevels: splitLevels, reduction: reduction, effort: effort),
+                                "METIS nested dissection (core reduction \(reduction.rawValue)), \(splitLevels) separator levels split over threads")
                     }
                 }
                 return
