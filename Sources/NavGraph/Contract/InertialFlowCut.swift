@@ -2,10 +2,11 @@ import CMetis
 import Foundation
 
 /// Inertial flow (Schild and Sommer): a balanced small edge cut of a junction graph laid out on the map. For each of
-/// two directions (four on large graphs) the junctions are sorted along the direction; the first and the last `sourceShare` of the weight
-/// become sources and sinks, and a maximum flow (edge capacities = edge weights) gives a minimum cut between them.
-/// The smallest cut wins. Both sides hold at least `sourceShare` of the weight. One cut object per
-/// call, used by one thread.
+/// two directions (the principal axis of the junctions' positions and the one across it) the junctions are sorted
+/// along the direction; the first and the last `sourceShare` of the weight become sources and sinks, and a maximum
+/// flow (edge capacities = edge weights) gives a minimum cut between them. The smaller cut wins. Both sides hold at
+/// least `sourceShare` of the weight. Made and used by one thread (large graphs run their two directions on two
+/// worker threads inside `init`).
 struct InertialFlowCut {
     /// Per junction: 0 (source side) or 1.
     var side: [idx_t] = []
@@ -14,19 +15,17 @@ struct InertialFlowCut {
 
     /// Graphs with at least this many junctions try their directions on two threads.
     static let parallelSize = 100_000
-    /// Graphs with at least this many junctions try the two diagonal directions as well.
-    static let diagonalSize = 250_000
 
     /// Cuts `graph` (adjacency lists sorted, no loops), whose junction i lies at (x[i], y[i]) on a plane.
     init(graph: WeightedJunctionGraph, x: [Float], y: [Float], sourceShare: Double = 0.25) {
         let count = graph.junctionCount
         let reverse = InertialFlowCut.reverseArcs(graph)
         let total = graph.junctionWeight.reduce(0) { $0 + Int($1) }
-        // West-east and south-north always; the diagonals too on large graphs (the top of the dissection).
-        let allDirections: [(Float, Float)] = [(1, 0), (0, 1), (0.7071, 0.7071), (0.7071, -0.7071)]
-        let directions = count >= InertialFlowCut.diagonalSize ? allDirections : Array(allDirections.prefix(2))
+        // Along the part's principal axis and across it. West-east and south-north instead gave malta 13 % larger
+        // search spaces than METIS; four directions cost a third more order time (Benchmarks/IMPORT.md, fourteenth part).
+        let directions = InertialFlowCut.principalAxes(x: x, y: y)
         let best = BestCut()
-        // The other core is idle at the top of the dissection, so large graphs try the directions on two threads.
+        // The other core is idle at the top of the dissection, so large graphs try the two directions at once.
         let threads = count >= InertialFlowCut.parallelSize ? min(2, Parallel.workerCount) : 1
         PhaseWorkers.run(threads) { thread in
             let flow = MaximumFlow(graph: graph, reverse: reverse)
@@ -51,6 +50,20 @@ struct InertialFlowCut {
         let result = best.result
         side = result?.sourceSide.map { $0 ? 0 : 1 } ?? [idx_t](repeating: 0, count: count)
         cutWeight = result?.cut ?? 0
+    }
+
+    /// The principal axis of the positions (the direction of their largest spread) and the one across it.
+    static func principalAxes(x: [Float], y: [Float]) -> [(Float, Float)] {
+        let n = Double(max(1, x.count))
+        let mx = x.reduce(0.0) { $0 + Double($1) } / n, my = y.reduce(0.0) { $0 + Double($1) } / n
+        var sxx = 0.0, syy = 0.0, sxy = 0.0
+        for index in x.indices {
+            let dx = Double(x[index]) - mx, dy = Double(y[index]) - my
+            sxx += dx * dx; syy += dy * dy; sxy += dx * dy
+        }
+        let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+        let (c, s) = (Float(cos(angle)), Float(sin(angle)))
+        return [(c, s), (-s, c)]
     }
 
     /// Junction indices sorted by their position along direction (dx, dy): keys packed with the index into one
