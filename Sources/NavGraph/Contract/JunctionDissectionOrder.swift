@@ -205,10 +205,8 @@ struct JunctionPart: Sendable {
 /// written so far (each part writes its own routing nodes' ranks and its own junctions' part ids only; ids are read
 /// with relaxed atomics, since a neighbouring part may be rewriting its own). Lives for one `compute` call.
 private final class JunctionDissection: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var waiting: [JunctionPart] = []
-    private var running = 0
-    private var failure: (any Error)?
+    private let parts = LargestFirstQueue<JunctionPart> { $0.routingNodeCount }
+    private let idLock = NSLock()
     private var nextPartID: Int32 = 0
     private let turns: TurnGraph
     private let incidence: JunctionIncidence
@@ -241,35 +239,24 @@ private final class JunctionDissection: @unchecked Sendable {
     }
 
     func newPartID() -> Int32 {
-        condition.lock(); defer { condition.unlock() }
+        idLock.lock(); defer { idLock.unlock() }
         nextPartID += 1
         return nextPartID
     }
 
     func add(_ part: JunctionPart) {
         for junction in part.junctions { navgraph_store_int32(partOf.baseAddress! + Int(junction), part.id) }
-        condition.lock(); waiting.append(part); condition.signal(); condition.unlock()
+        parts.add(part)
     }
 
     /// Splits or orders parts, the largest waiting first, until none waits and none is being split.
     func drain() {
-        while true {
-            condition.lock()
-            while waiting.isEmpty && running > 0 && failure == nil { condition.wait() }
-            guard failure == nil, !waiting.isEmpty else {
-                condition.broadcast(); condition.unlock(); return
+        parts.drain { part in
+            if part.routingNodeCount <= leafSize || part.graph.junctionCount < 2 || part.graph.adjacency.isEmpty {
+                try orderLeaf(part)
+            } else {
+                try split(part)
             }
-            var largest = 0
-            for index in waiting.indices where waiting[index].routingNodeCount > waiting[largest].routingNodeCount { largest = index }
-            let part = waiting.remove(at: largest)
-            running += 1
-            condition.unlock()
-            do {
-                if part.routingNodeCount <= leafSize || part.graph.junctionCount < 2 || part.graph.adjacency.isEmpty { try orderLeaf(part) } else { try split(part) }
-            } catch {
-                condition.lock(); failure = failure ?? error; condition.unlock()
-            }
-            condition.lock(); running -= 1; condition.broadcast(); condition.unlock()
         }
     }
 
@@ -348,8 +335,7 @@ private final class JunctionDissection: @unchecked Sendable {
 
     /// The ranks, or the first error a part met.
     func result() throws -> ContiguousArray<UInt32> {
-        condition.lock(); defer { condition.unlock() }
-        if let failure { throw failure }
+        try parts.checkFailure()
         return ContiguousArray(rank)
     }
 }

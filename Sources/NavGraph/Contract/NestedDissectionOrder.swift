@@ -211,38 +211,17 @@ struct DissectionPart: Sendable {
 /// The parts of a nested dissection still to order, shared by the worker threads, and the ranks written so far (each
 /// part writes its own nodes' ranks only). Lives for one `NestedDissectionOrder.order` call.
 private final class DissectionQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var waiting: [DissectionPart] = []
-    private var running = 0
-    private var failure: (any Error)?
+    private let parts = LargestFirstQueue<DissectionPart> { $0.graph.adjacency.count }
+    private let rankLock = NSLock()
     private var rank: [idx_t]
 
     init(nodeCount: Int) { rank = [idx_t](repeating: 0, count: nodeCount) }
 
-    func add(_ part: consuming DissectionPart) {
-        condition.lock(); waiting.append(part); condition.signal(); condition.unlock()
-    }
+    func add(_ part: consuming DissectionPart) { parts.add(part) }
 
     /// Orders parts, the largest waiting first, until none waits and none is being split.
     func drain(effort: NestedDissectionOrder.Effort) {
-        while true {
-            condition.lock()
-            while waiting.isEmpty && running > 0 && failure == nil { condition.wait() }
-            guard failure == nil, !waiting.isEmpty else {
-                condition.broadcast(); condition.unlock(); return
-            }
-            var largest = 0
-            for index in waiting.indices where waiting[index].graph.adjacency.count > waiting[largest].graph.adjacency.count {
-                largest = index
-            }
-            let part = waiting.remove(at: largest)
-            running += 1
-            condition.unlock()
-            do { try process(part, effort: effort) } catch {
-                condition.lock(); failure = failure ?? error; condition.unlock()
-            }
-            condition.lock(); running -= 1; condition.broadcast(); condition.unlock()
-        }
+        parts.drain { part in try process(part, effort: effort) }
     }
 
     /// Splits the part by a separator (queuing both sides) or orders it with METIS_NodeND.
@@ -252,9 +231,9 @@ private final class DissectionQueue: @unchecked Sendable {
             var part = part, graph = MetisGraph(xadj: [], adjacency: [])
             swap(&graph, &part.graph)  // moved, not shared, so that METIS may write the arrays without a copy
             let local = try NestedDissectionOrder.nodeND(consume graph, effort: effort)
-            condition.lock()
+            rankLock.lock()
             for index in 0..<nodeCount { rank[part.wholeGraphNode(index)] = idx_t(part.firstRank) + local[index] }
-            condition.unlock()
+            rankLock.unlock()
             return
         }
         let side = try NestedDissectionOrder.separator(part.graph, effort: effort)
@@ -266,19 +245,19 @@ private final class DissectionQueue: @unchecked Sendable {
             sides.append(DissectionPart(graph: graph, nodes: nodes, firstRank: firstRank, splitLevels: part.splitLevels - 1))
             firstRank += local.count
         }
-        condition.lock()
+        rankLock.lock()
         for node in 0..<nodeCount where side[node] == 2 {
             rank[part.wholeGraphNode(node)] = idx_t(firstRank)
             firstRank += 1
         }
-        condition.unlock()
+        rankLock.unlock()
         for side in sides { add(side) }
     }
 
     /// The ranks, or the first error a part met.
     func result() throws -> [idx_t] {
-        condition.lock(); defer { condition.unlock() }
-        if let failure { throw failure }
+        try parts.checkFailure()
+        rankLock.lock(); defer { rankLock.unlock() }
         return rank
     }
 }
