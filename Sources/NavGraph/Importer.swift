@@ -208,15 +208,16 @@ public enum Importer {
         let profileIDs = profile == DimacsReader.profileName ? [ProfileID.car] : selected ?? roadSet.profiles
         let withLimits = profileIDs.count > 1 && roadSet == .motor
         let edgeCount = network.edgeCount
+        // The order cuts the junction graph by inertial flow down to parts of NAVGRAPH_ORDER_LEAF routing nodes
+        // (benchmarks only). METIS nested dissection alone orders graphs without junction positions (DIMACS) and,
+        // with NAVGRAPH_ORDER=metis (benchmarks only), any graph, as before. Read here: the network moves on below.
+        let junctionPlane = JunctionDissectionOrder.junctionPlane(network)
+        let orderLeafSize = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER"] == "metis" || !JunctionDissectionOrder.hasPositions(junctionPlane) ? nil
+            : ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_LEAF"].flatMap { Int($0) } ?? JunctionDissectionOrder.defaultLeafSize
+        let junctionEnds = (from: network.edgeFrom, to: network.edgeTo, count: network.nodeCount)
         // Written at once when no turn cost reads it; else the turn costs are computed on the unordered turn graph
         // and the network written on another thread while the order runs (the costs follow their arcs through the
         // renumbering). The network's one copy moves into that thread.
-        // The order cuts the junction graph by inertial flow down to parts of NAVGRAPH_ORDER_LEAF routing nodes
-        // (benchmarks only); NAVGRAPH_ORDER=metis (benchmarks only) orders by METIS nested dissection alone, as before.
-        let orderLeafSize = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER"] == "metis" ? nil
-            : ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_LEAF"].flatMap { Int($0) } ?? JunctionDissectionOrder.defaultLeafSize
-        let junctionEnds = (from: network.edgeFrom, to: network.edgeTo, count: network.nodeCount)
-        let junctionPlane = orderLeafSize == nil ? ([], []) : JunctionDissectionOrder.junctionPlane(network)
         let held = NetworkHandOver(consume network)
         var written: WrittenNetwork?
         func writeNetwork(_ network: consuming RoadNetwork) throws -> WrittenNetwork {

@@ -10,8 +10,6 @@ import Foundation
 struct InertialFlowCut {
     /// Per junction: 0 (source side) or 1.
     var side: [idx_t] = []
-    /// Total weight of the cut edges.
-    var cutWeight = 0
 
     /// Graphs with at least this many junctions try their directions on two threads.
     static let parallelSize = 100_000
@@ -49,7 +47,6 @@ struct InertialFlowCut {
         }
         let result = best.result
         side = result?.sourceSide.map { $0 ? 0 : 1 } ?? [idx_t](repeating: 0, count: count)
-        cutWeight = result?.cut ?? 0
     }
 
     /// The principal axis of the positions (the direction of their largest spread) and the one across it.

@@ -31,6 +31,13 @@ public enum JunctionDissectionOrder {
         return (x, y)
     }
 
+    /// Whether the junctions are spread on the plane (DIMACS graphs put them all at one point), so that cuts can
+    /// follow directions on it.
+    public static func hasPositions(_ plane: (x: [Float], y: [Float])) -> Bool {
+        guard let minX = plane.x.min(), let minY = plane.y.min() else { return false }
+        return plane.x.max() != minX || plane.y.max() != minY
+    }
+
     /// Returns rank[v] for every routing node of `turns`; `edgeFrom`/`edgeTo` are the road network's junctions
     /// (routing node v lies on edge `turns.directedEdge[v] >> 1`) and `plane` their positions (`junctionPlane`).
     /// Without positions (every junction at one point, as in DIMACS graphs) it is METIS nested dissection alone.
@@ -40,7 +47,7 @@ public enum JunctionDissectionOrder {
                                effort: NestedDissectionOrder.Effort = .init()) throws -> ContiguousArray<UInt32> {
         let nodeCount = turns.nodeCount
         guard nodeCount > 1 else { return ContiguousArray(0..<UInt32(nodeCount)) }
-        guard let minX = plane.x.min(), let minY = plane.y.min(), plane.x.max() != minX || plane.y.max() != minY else {
+        guard hasPositions(plane) else {
             return try NestedDissectionOrder.compute(nodeCount: nodeCount, firstOut: turns.firstOut, head: turns.head, effort: effort)
         }
         _ = navgraph_thread_random_first(1)  // keeps the per-thread rand() that METIS relies on linked in
@@ -268,12 +275,11 @@ private final class JunctionDissection: @unchecked Sendable {
         let global = reduction.coreJunctions.map { Int(part.junctions[Int($0)]) }
         let cut = InertialFlowCut(graph: reduction.core, x: global.map { plane.x[$0] }, y: global.map { plane.y[$0] })
         let side = reduction.lift(coreSide: cut.side, junctionCount: part.graph.junctionCount)
-        let graph = part.graph
         var sides: [JunctionPart] = []
         var firstRank = part.firstRank
         for wanted in [idx_t(0), 1] {
             let (subgraph, members) = part.graph.induced(side: side, wanted)
-            if members.isEmpty || members.count == graph.junctionCount { return try orderLeaf(part) }
+            if members.isEmpty || members.count == part.graph.junctionCount { return try orderLeaf(part) }
             let junctions = members.map { part.junctions[$0] }
             let nodes = subgraph.routingNodeCount
             sides.append(JunctionPart(graph: subgraph, junctions: junctions, id: newPartID(), firstRank: firstRank, routingNodeCount: nodes))
