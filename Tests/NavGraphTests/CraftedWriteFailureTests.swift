@@ -94,6 +94,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    /// A real extract's large sections are written around the page cache (DirectAppender): a file size limit in the
+    /// middle of one (not at a block boundary) fails the same way, naming the file, the bytes written and the reason,
+    /// and leaves nothing behind. (The road sets write concurrently, so the limited run may stop in another section,
+    /// or at a metric room; the message is then of the same form.)
+    @Test func realImportCutShortInsideALargeSectionFailsCleanly() throws {
+        let directory = try freshDirectory("large-section")
+        let output = directory.appendingPathComponent("malta.navgraph").path
+        let complete = try runLimited(bytes: 1 << 34, ["import", Fixtures.pbf("malta"), "-o", output, "--quiet"])
+        #expect(complete.status == 0, "\(complete.stderr)")
+        let file = try MappedGraphFile(path: output)
+        let large = try #require(file.sections.values.filter { $0.length >= 2 << 20 }.max { $0.length < $1.length },
+                                 "no section of 2 MB or more in malta's graph")
+        try FileManager.default.removeItem(atPath: output)
+
+        let limit = large.offset + large.length / 2 + 1001
+        let cut = try runLimited(bytes: limit, ["import", Fixtures.pbf("malta"), "-o", output, "--quiet"])
+        #expect(cut.status != 0)
+        #expect(cut.stderr.contains("\(output): writing failed after \(limit) bytes (File too large)")
+                || cut.stderr.contains("could not be allocated: File too large)"), "\(cut.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     /// A failed write over an existing file keeps the old file whole.
     @Test func aWriteCutShortKeepsTheOldFile() throws {
         let directory = try freshDirectory("replace")
