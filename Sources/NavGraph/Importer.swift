@@ -74,20 +74,29 @@ public enum Importer {
         // motor-first schedule the other road sets order their turn graphs only once the motor set is done.
         let outcomes = roadSets.map { _ in RoadSetOutcome() }
         // (Only with motor first in the list: its thread then always starts, whatever the number of threads.)
-        let motorDone = schedule.motorOrdersFirst && roadSets.count > 1 && roadSets.first == .motor ? RoadSetGate() : nil
+        let motorFirst = schedule.motorOrdersFirst && roadSets.count > 1 && roadSets.first == .motor
+        let motorOrdered = motorFirst ? RoadSetGate() : nil, motorDone = motorFirst ? RoadSetGate() : nil
         let networkTurns = schedule == .networksInTurn ? RoadNetworkTurns(roadSetCount: roadSets.count, threadCount: Parallel.workerCount) : nil
         PhaseWorkers.run(roadSets.count) { index in
             let roadSet = roadSets[index]
-            defer { if roadSet == .motor { motorDone?.open() } }
-            let beforeOrder = {
-                guard roadSet != .motor, let motorDone else { return }
-                let waited = motorDone.wait()
-                log.say(String(format: "%@ road set: waited %.2fs for the motor road set before its order", roadSet.rawValue, waited))
+            defer { if roadSet == .motor { motorOrdered?.open(); motorDone?.open() } }
+            var waits = RoadSetWaits()
+            if roadSet == .motor {
+                waits.afterOrder = { motorOrdered?.open() }
+            } else if let motorOrdered, let motorDone {
+                waits.beforeOrder = {
+                    let waited = motorOrdered.wait()
+                    log.say(String(format: "%@ road set: waited %.2fs for the motor road set's order before its own", roadSet.rawValue, waited))
+                }
+                waits.beforeCustomize = {
+                    let waited = motorDone.wait()
+                    log.say(String(format: "%@ road set: waited %.2fs for the motor road set before its customizations", roadSet.rawValue, waited))
+                }
             }
             outcomes[index].result = Result {
                 try importRoadSet(roadSet, profiles: roadSet.profiles(selecting: profiles), index: index, from: shared, input: input,
                                   honourTurnRestrictions: honourTurnRestrictions,
-                                  log: log, networkTurns: networkTurns, metricBudget: metricBudget, beforeOrder: beforeOrder, to: stream)
+                                  log: log, networkTurns: networkTurns, metricBudget: metricBudget, waits: waits, to: stream)
             }
         }
         // A failed write ends the import, whichever road set it stopped.
@@ -116,7 +125,7 @@ public enum Importer {
     /// everything `addRoadSet` adds, in its own sections.
     private static func importRoadSet(_ roadSet: RoadSet, profiles: [ProfileID], index: Int, from shared: SharedOSMSource, input: String,
                                       honourTurnRestrictions: Bool, log: ProgressLog, networkTurns: RoadNetworkTurns?,
-                                      metricBudget: Int, beforeOrder: () -> Void,
+                                      metricBudget: Int, waits: RoadSetWaits,
                                       to stream: GraphFileStream) throws -> (StreamedSections, GraphMetadata) {
         var report = ImportReport()
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
@@ -148,7 +157,7 @@ public enum Importer {
         }
         // Consumed, so that addRoadSet holds the only copy and can free the arrays it writes ahead.
         let metadata = try addRoadSet(network: consume padded, restrictions: honourTurnRestrictions ? restrictions : [], report: report, input: input,
-                                      roadSet: roadSet, profiles: profiles, log: log, metricBudget: metricBudget, beforeOrder: beforeOrder, writtenAhead: true,
+                                      roadSet: roadSet, profiles: profiles, log: log, metricBudget: metricBudget, waits: waits, writtenAhead: true,
                                       to: &writer)
         return (writer, metadata)
     }
@@ -182,11 +191,11 @@ public enum Importer {
     /// `writer` under the road set's section names. The network's sections (and the spatial index) are written as soon
     /// as nothing reads the network any more, and it is freed: before the order, or after the turn costs when the car's
     /// read it. Each metric is written right after its customization, the rest at the end; the table lists them all in
-    /// one fixed order. `beforeOrder` runs just before the order (a road set waiting for another, RoadSetSchedule).
+    /// one fixed order. `waits` run just before the order, just after it and just before the customizations (a road set waiting for another, RoadSetSchedule).
     /// `profiles`: the set's profiles to customize (nil: all of them; `profile` names the DIMACS graph's one).
     static func addRoadSet(network unpadded: consuming RoadNetwork, restrictions allRestrictions: [TurnRestriction], report: ImportReport,
                            input: String, roadSet: RoadSet, profiles selected: [ProfileID]? = nil, profile: String? = nil, log: ProgressLog,
-                           metricBudget: Int = Importer.metricBudget, beforeOrder: () -> Void = {}, writtenAhead: Bool = false,
+                           metricBudget: Int = Importer.metricBudget, waits: RoadSetWaits = RoadSetWaits(), writtenAhead: Bool = false,
                            to writer: inout StreamedSections) throws -> GraphMetadata {
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
@@ -227,7 +236,7 @@ public enum Importer {
                                             isRoutable: { routable[$0] }, tag: tag, log: log, to: &writer)
         }
         if !withTurnCosts, let network = held.take() { written = try writeNetwork(consume network) }
-        beforeOrder()
+        waits.beforeOrder()
         // NAVGRAPH_ORDER_SPLIT_LEVELS (benchmarks only): 0 = one METIS_NodeND call, as before parallel ordering.
         let splitLevels = ProcessInfo.processInfo.environment["NAVGRAPH_ORDER_SPLIT_LEVELS"].flatMap { Int($0) } ?? 2
         // NAVGRAPH_ORDER_REDUCTION, _SPLIT_TRIES, _ND_TRIES, _SEED (benchmarks only): none|trees|treesAndChains, METIS effort.
@@ -267,6 +276,7 @@ public enum Importer {
             }
         }
         var rank = try ordered.take()
+        waits.afterOrder()
         let earlyCosts = withTurnCosts ? try costed.take() : nil
         var (turns, carriedCosts) = renumber(unordered, rank: rank, arcValues: earlyCosts)
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
@@ -328,6 +338,7 @@ public enum Importer {
         // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
         // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
         // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
+        waits.beforeCustomize()
         let customized = written.takeNodeWeights().map { CustomizedProfile(nodeWeight: $0) }
         let metricWriter = writer  // only its `write` is used, from the customization threads
         let metricBytes = 4 * 4 * topology.arcCount

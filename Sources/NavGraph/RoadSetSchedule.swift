@@ -3,8 +3,10 @@ import Foundation
 
 /// How the road sets of one import share the machine. Each runs on its own thread. With `motorFirst` (the default)
 /// their road networks are built at once, while the OSM arrays are held; the other road sets then wait, their networks
-/// already written and freed, until the motor road set's import has ended before they order their turn graphs, so
-/// that the heaviest stretches of the two (an order and its customizations) do not overlap. `networksInTurn` builds
+/// already written and freed, until the motor road set's order has ended before they order their turn graphs, and
+/// until its import has ended before they customize, so that two orders, or two road sets' customizations (the
+/// heaviest stretches), do not overlap; an order does overlap the motor set's customizations, whose second core is
+/// partly idle. `networksInTurn` builds
 /// the road networks one after the other, the motor set's first, and no set goes on until the last is built, so that
 /// one network build's working arrays are resident at a time, and then goes on as `motorFirst`
 /// (NAVGRAPH_ROAD_SET_SCHEDULE=networks-in-turn; on milan-9x9 it lowered that phase's peak by 0.16 GB in one run, within
@@ -27,8 +29,18 @@ enum RoadSetSchedule: String, Sendable {
         return schedule
     }()
 
-    /// Whether the other road sets wait for the motor set before their order.
+    /// Whether the other road sets wait for the motor set (its order before theirs, its customizations before theirs).
     var motorOrdersFirst: Bool { self != .overlap }
+}
+
+/// What one road set's import waits for or signals at its steps (RoadSetSchedule); each does nothing by default.
+struct RoadSetWaits {
+    /// Just before the order.
+    var beforeOrder: () -> Void = {}
+    /// Just after the order.
+    var afterOrder: () -> Void = {}
+    /// Just before the customizations.
+    var beforeCustomize: () -> Void = {}
 }
 
 /// The turns of a number of road sets at building their road networks one after the other (RoadSetSchedule): road
