@@ -10,11 +10,12 @@ struct AtomicFileOutput {
     private let descriptor: Int32
     /// The hidden name written to when O_TMPFILE is unavailable.
     private let namedTemporary: String?
-    /// Writes large appends around the page cache, where the file system allows it.
-    private let direct: DirectAppender?
+    /// Writes large appends around the page cache, where the file system allows it; opened at the first large append.
+    private var direct: DirectAppender?
+    private var directOpened = false
     private(set) var bytesWritten = 0
-    /// Whether large appends go around the page cache: the file system took the direct descriptor and has refused
-    /// no direct write so far.
+    /// Whether large appends went around the page cache: the file system took the direct descriptor and has refused
+    /// no direct write so far (false before the first large append).
     var writesAroundPageCache: Bool { direct?.isEnabled ?? false }
 
     /// A hidden name in the output's folder, unique per write (concurrent writers of one path never share one).
@@ -38,7 +39,6 @@ struct AtomicFileOutput {
         if unnamed >= 0 {
             descriptor = unnamed
             namedTemporary = nil
-            direct = DirectAppender(of: unnamed)
             return
         }
         if errno == EACCES || errno == EROFS || errno == ENOENT || errno == ENOTDIR {
@@ -49,7 +49,6 @@ struct AtomicFileOutput {
         guard named >= 0 else { throw NavGraphError("\(path): cannot create the output file (\(Self.reason()))", code: .ioFailure) }
         descriptor = named
         namedTemporary = temporary
-        direct = DirectAppender(of: named)
     }
 
     mutating func write(_ data: Data) throws {
@@ -59,7 +58,12 @@ struct AtomicFileOutput {
     /// Appends `buffer` at the end of what was written. Large appends go around the page cache (DirectAppender),
     /// apart from their unaligned first and last bytes.
     mutating func write(_ buffer: UnsafeRawBufferPointer) throws {
-        guard let direct, direct.isEnabled, buffer.count >= DirectAppender.minimumCount else { return try appendBuffered(buffer) }
+        guard buffer.count >= DirectAppender.minimumCount else { return try appendBuffered(buffer) }
+        if !directOpened {
+            directOpened = true
+            direct = DirectAppender(of: descriptor)
+        }
+        guard let direct, direct.isEnabled else { return try appendBuffered(buffer) }
         let block = DirectAppender.blockSize
         let head = min(buffer.count, (block - bytesWritten % block) % block)
         try appendBuffered(UnsafeRawBufferPointer(rebasing: buffer[0..<head]))
