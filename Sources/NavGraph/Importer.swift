@@ -71,7 +71,8 @@ public enum Importer {
         // on its own thread, into its own sections. Both write their sections to the file as they finish them (in an
         // order that depends on the threads' timing); the section table lists them in the road sets' order (the same
         // table as one after the other). The OSM arrays go as soon as the last road network is built. With the
-        // motor-first schedule the other road sets order their turn graphs only once the motor set is done.
+        // motor-first schedule the other road sets order their turn graphs only once the motor set's order is done, and
+        // customize only once the motor set is done (RoadSetSchedule).
         let outcomes = roadSets.map { _ in RoadSetOutcome() }
         // (Only with motor first in the list: its thread then always starts, whatever the number of threads.)
         let motorFirst = schedule.motorOrdersFirst && roadSets.count > 1 && roadSets.first == .motor
