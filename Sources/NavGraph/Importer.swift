@@ -332,17 +332,27 @@ public enum Importer {
         // they are written ahead and read back in pieces, so that only the hierarchy and one metric are resident.
         let code = try writer.addAhead(Section.cchInputArc, topology.inputArc)
         topology.inputArc = []
+        // The downward arcs, for unpacking shortcuts at query time (the metrics hold no middle nodes): written and freed
+        // before the metrics are customized.
+        try log.phase(tag + "downward arcs") {
+            let (firstDown, downArcs) = topology.firstUp.withUnsafeBufferPointer { firstUp in
+                topology.upHead.withUnsafeBufferPointer { DownwardArcs.build(firstUp: firstUp, upHead: $0) }
+            }
+            try writer.addAhead(Section.cchFirstDown, firstDown)
+            try writer.addAhead(Section.cchDownArcs, downArcs)
+            return ((), "\(downArcs.count / 2) arcs indexed by their upper end, written")
+        }
         let inputArcs = ahead.costs.map {
             InputArcSource(count: turnCount, head: .written(ahead.head), code: .written(code), cost: $0, stream: writer.stream)
         }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
-        // Each metric (16 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
+        // Each metric (8 bytes per CCH arc) is written to the file as soon as it is customized and freed; its table
         // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
         // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
         waits.beforeCustomize()
         let customized = written.takeNodeWeights().map { CustomizedProfile(nodeWeight: $0) }
         let metricWriter = writer  // only its `write` is used, from the customization threads
-        let metricBytes = 4 * 4 * topology.arcCount
+        let metricBytes = 2 * 4 * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
         let hierarchy = topology  // what the customization threads read (the same arrays)
         // Side by side in groups of one per core; a profile left over (the third of three on two cores) then runs alone
@@ -354,45 +364,33 @@ public enum Importer {
             let id = profileIDs[index]
             customized[index].value = Result {
                 try log.phase(tag + (index == 0 ? "customize" : "customize \(id.rawValue)")) {
-                    // Taken from `customized`, so that the customization holds the only copy (the two passes free it early).
-                    var nodeWeight = customized[index].nodeWeight
+                    // Taken from `customized`, so that the customization holds the only copy.
+                    let nodeWeight = customized[index].nodeWeight
                     customized[index].nodeWeight = []
                     // A later profile without its own edge arrays has no sections: nothing to customize for it.
                     guard hasOwnEdges[index] else { return ((id, []), "\(id.rawValue): no edges of its own, nothing to customize") }
                     let sections: [GraphFileSection]
                     if oneAtATime {
-                        // In two passes, so that one middle array is resident at a time (12 bytes per arc, not 16).
-                        var written: [ProfileField: GraphFileSection] = [:]
-                        try CCHView.with(hierarchy: hierarchy) { view in
-                            try Customization.customizeInPasses(hierarchy: view, nodeWeight: { defer { nodeWeight = [] }; return nodeWeight },
-                                                                split: split, inputArcs: inputArcs[index].forEachPiece) { array in
-                                switch array {
-                                case .forward(let values): written[.metricForward] = try metricWriter.write(id.baseSectionName(.metricForward), values)
-                                case .backward(let values): written[.metricBackward] = try metricWriter.write(id.baseSectionName(.metricBackward), values)
-                                case .forwardVia(let values): written[.metricForwardVia] = try metricWriter.write(id.baseSectionName(.metricForwardVia), values)
-                                case .backwardVia(let values): written[.metricBackwardVia] = try metricWriter.write(id.baseSectionName(.metricBackwardVia), values)
-                                }
+                        // In memory, then written straight to the disk (AtomicFileOutput's direct appends).
+                        let metric = try CCHView.with(hierarchy: hierarchy) { view in
+                            try nodeWeight.withUnsafeBufferPointer { weights in
+                                try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece)
                             }
                         }
-                        sections = try [ProfileField.metricForward, .metricBackward, .metricForwardVia, .metricBackwardVia].map { name in
-                            guard let section = written[name] else { throw NavGraphError("\(input): metric section missing", code: .ioFailure) }
-                            return section
-                        }
+                        sections = [try metricWriter.write(id.baseSectionName(.metricForward), metric.forward),
+                                    try metricWriter.write(id.baseSectionName(.metricBackward), metric.backward)]
                     } else {
                         // Written in place in the file: no copy of the metric into it.
                         let count = hierarchy.arcCount
                         let forward = try metricWriter.reserve(id.baseSectionName(.metricForward), count: count, of: UInt32.self)
                         let backward = try metricWriter.reserve(id.baseSectionName(.metricBackward), count: count, of: UInt32.self)
-                        let forwardVia = try metricWriter.reserve(id.baseSectionName(.metricForwardVia), count: count, of: Int32.self)
-                        let backwardVia = try metricWriter.reserve(id.baseSectionName(.metricBackwardVia), count: count, of: Int32.self)
                         try CCHView.with(hierarchy: hierarchy) { view in
                             try nodeWeight.withUnsafeBufferPointer { weights in
                                 try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece,
-                                                            into: forward.elements, backward.elements, forwardVia.elements, backwardVia.elements)
+                                                            into: forward.elements, backward.elements)
                             }
                         }
-                        sections = [metricWriter.stream.finish(forward), metricWriter.stream.finish(backward),
-                                    metricWriter.stream.finish(forwardVia), metricWriter.stream.finish(backwardVia)]
+                        sections = [metricWriter.stream.finish(forward), metricWriter.stream.finish(backward)]
                     }
                     return ((id, sections), "\(id.rawValue): free-flow travel time and turn costs, written\(oneAtATime ? " (one at a time)" : "")")
                 }
@@ -445,6 +443,8 @@ public enum Importer {
             try writer.add(Section.cchUpHead, topology.upHead)
             try writer.add(Section.cchParent, topology.parent)
             try writer.place(Section.cchInputArc)
+            try writer.place(Section.cchFirstDown)
+            try writer.place(Section.cchDownArcs)
             writer.record(profileMetrics[0].metricSections)
             try writer.place(Section.gridFirst)
             try writer.place(Section.gridSegment)

@@ -71,7 +71,7 @@ import Testing
         #expect(try sectionDigest(output).contains { $0.hasPrefix("a.") })
     }
 
-    /// A customization on two threads gives the one-thread metric arc for arc (weights and middle nodes), on a split
+    /// A customization on two threads gives the one-thread metric arc for arc, on a split
     /// with nodes on both sides and in the top (forced: `find` leaves graphs this small on one thread).
     @Test(arguments: ["malta", "milan"])
     func twoThreadCustomizationIsExact(extract: String) throws {
@@ -86,39 +86,53 @@ import Testing
             }
         }
         #expect(one.forward.elementsEqual(two.forward) && one.backward.elementsEqual(two.backward))
-        #expect(one.forwardVia.elementsEqual(two.forwardVia) && one.backwardVia.elementsEqual(two.backwardVia))
     }
 
-    /// The customization in two passes (one middle array at a time) gives the one-pass metric arc for arc, on one
-    /// thread and on a forced two-thread split, and hands each array over once.
+    /// The file's downward arcs list every hierarchy arc once, under its upper end, lower ends ascending; and every
+    /// usable arc's weight is explained the way unpacking reads it: `CCHView.middle` finds a lower triangle that gives
+    /// the weight, or else the arc's own input turn does (the cheapest turn coded with it).
     @Test(arguments: ["malta", "milan"])
-    func customizationInPassesIsExact(extract: String) throws {
+    func downwardArcsExplainEveryWeight(extract: String) throws {
         let graph = try Fixtures.graph(extract)
-        let split = try #require(CustomizationSplit.find(graph.cch, topShare: 1, worthwhile: 1))
-        let weights = RoutingMetric.freeFlowWeights(graph), costs = ContiguousArray(graph.turnCost)
-        let turnArcs = graph.cch.turnFirstOut.last.map { Int($0) } ?? 0
-        let one = weights.withUnsafeBufferPointer { weights in
-            costs.withUnsafeBufferPointer { Customization.customize(graph.cch, nodeWeight: weights, turnCost: $0) }
+        let cch = graph.cch, metric = graph.freeFlowMetric, arcs = cch.arcCount
+        var listed = [Bool](repeating: false, count: arcs)
+        for y in 0..<cch.nodeCount {
+            var previous = -1
+            for slot in Int(cch.firstDown[y])..<Int(cch.firstDown[y + 1]) {
+                let x = Int(cch.downArcs[2 * slot]), arc = Int(cch.downArcs[2 * slot + 1])
+                #expect(x > previous && Int(cch.upHead[arc]) == y && cch.arc(from: x, to: y) == arc && !listed[arc])
+                listed[arc] = true
+                previous = x
+            }
         }
-        for passSplit in [nil, split] {
-            var arrays: [String: [Int64]] = [:]
-            try costs.withUnsafeBufferPointer { costs in
-                try Customization.customizeInPasses(hierarchy: graph.cch, nodeWeight: { weights }, split: passSplit, inputArcs: { add in
-                    add(UnsafeBufferPointer(rebasing: graph.cch.turnHead[0..<turnArcs]), UnsafeBufferPointer(rebasing: graph.cch.inputArc[0..<turnArcs]),
-                        UnsafeBufferPointer(rebasing: costs[0..<turnArcs]))
-                }) { array in
-                    switch array {
-                    case .forward(let values): arrays["forward", default: []] += values.map(Int64.init)
-                    case .backward(let values): arrays["backward", default: []] += values.map(Int64.init)
-                    case .forwardVia(let values): arrays["forwardVia", default: []] += values.map(Int64.init)
-                    case .backwardVia(let values): arrays["backwardVia", default: []] += values.map(Int64.init)
+        #expect(listed.allSatisfy { $0 })
+        // The input weights: per arc and direction, the cheapest turn coded with it.
+        let weights = RoutingMetric.freeFlowWeights(graph), infinity = CCHMetric.infinity
+        var input = [UInt32](repeating: infinity, count: 2 * arcs)
+        for turn in 0..<cch.turnHead.count where cch.inputArc[turn] != UInt32.max {
+            let entered = weights[Int(cch.turnHead[turn])]
+            guard entered < infinity else { continue }
+            let slot = Int(cch.inputArc[turn] >> 1) * 2 + Int(cch.inputArc[turn] & 1)
+            input[slot] = min(input[slot], UInt32(min(UInt64(infinity - 1), UInt64(entered) + UInt64(graph.turnCost[turn]))))
+        }
+        var shortcuts = 0, unexplained = 0
+        for low in 0..<cch.nodeCount {
+            for arc in Int(cch.firstUp[low])..<Int(cch.firstUp[low + 1]) {
+                for up in [true, false] {
+                    let weight = up ? metric.forward[arc] : metric.backward[arc]
+                    guard weight < infinity else { continue }
+                    if let (x, toLow, toHigh) = cch.middle(of: arc, low: low, up: up, metric: metric) {
+                        shortcuts += 1
+                        let sum = up ? metric.backward[toLow] + metric.forward[toHigh] : metric.backward[toHigh] + metric.forward[toLow]
+                        if x >= low || sum != weight || weight > input[2 * arc + (up ? 0 : 1)] { unexplained += 1 }
+                    } else if input[2 * arc + (up ? 0 : 1)] != weight {
+                        unexplained += 1
                     }
                 }
             }
-            #expect(arrays["forward"] == one.forward.map(Int64.init) && arrays["backward"] == one.backward.map(Int64.init))
-            #expect(arrays["forwardVia"] == one.forwardVia.map(Int64.init) && arrays["backwardVia"] == one.backwardVia.map(Int64.init))
-            #expect(one.backwardVia.contains { $0 >= 0 })
         }
+        #expect(shortcuts > arcs / 10, "\(shortcuts) shortcut directions of \(arcs) arcs")
+        #expect(unexplained == 0, "\(unexplained) arc directions whose weight neither a triangle nor the input turn gives")
     }
 
     /// Every part runs exactly once, also when worker runs nest (as the nested dissection's halves do).

@@ -80,8 +80,6 @@ import Testing
             let full = RoutingMetric.customized(graph, nodeWeight: metric.nodeWeight).hierarchy
             #expect(Array(metric.hierarchy.forward) == Array(full.forward), "round \(round) on \(extract): forward weights")
             #expect(Array(metric.hierarchy.backward) == Array(full.backward), "round \(round) on \(extract): backward weights")
-            #expect(Array(metric.hierarchy.forwardVia) == Array(full.forwardVia), "round \(round) on \(extract): forward middle nodes")
-            #expect(Array(metric.hierarchy.backwardVia) == Array(full.backwardVia), "round \(round) on \(extract): backward middle nodes")
             let usableBefore = closedNodes.contains { base.nodeWeight[$0] < CCHMetric.infinity }
             #expect(!usableBefore || Array(metric.hierarchy.forward) != Array(base.hierarchy.forward) || Array(metric.hierarchy.backward) != Array(base.hierarchy.backward),
                     "round \(round) on \(extract): closing \(closed.count) ways changed no hierarchy weight")

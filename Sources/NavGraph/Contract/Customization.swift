@@ -1,6 +1,7 @@
 import CThreadRandom
 
-/// Arc weights of a customizable contraction hierarchy for one metric, with the lower-triangle middle node of each shortcut.
+/// Arc weights of a customizable contraction hierarchy for one metric. A shortcut's middle node is not stored: unpacking
+/// finds it among the arc's lower triangles (`CCHView.middle`), as RoutingKit does.
 public final class CCHMetric: @unchecked Sendable {
     /// Weight of an arc that cannot be used.
     public static let infinity: UInt32 = 0x7FFF_FFFF
@@ -9,50 +10,33 @@ public final class CCHMetric: @unchecked Sendable {
     public let forward: UnsafeBufferPointer<UInt32>
     /// Weight of going down along each CCH arc.
     public let backward: UnsafeBufferPointer<UInt32>
-    /// Middle node of the lower triangle that gave the forward weight, or -1 for an input arc.
-    public let forwardVia: UnsafeBufferPointer<Int32>
-    public let backwardVia: UnsafeBufferPointer<Int32>
     private let owner: AnyObject?
     private let ownedWeights: UnsafeMutableBufferPointer<UInt32>?
-    private let ownedVia: UnsafeMutableBufferPointer<Int32>?
 
     /// Wraps arrays that live elsewhere (a mapped graph file kept alive by owner).
-    public init(forward: UnsafeBufferPointer<UInt32>, backward: UnsafeBufferPointer<UInt32>,
-                forwardVia: UnsafeBufferPointer<Int32>, backwardVia: UnsafeBufferPointer<Int32>, owner: AnyObject) {
+    public init(forward: UnsafeBufferPointer<UInt32>, backward: UnsafeBufferPointer<UInt32>, owner: AnyObject) {
         self.forward = forward; self.backward = backward
-        self.forwardVia = forwardVia; self.backwardVia = backwardVia
         self.owner = owner
-        ownedWeights = nil; ownedVia = nil
+        ownedWeights = nil
     }
 
     /// An owned metric of unusable arcs; with `filled` false its values are left for the caller to write (trivial types).
     init(arcCount: Int, filled: Bool = true) {
         let weights = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, arcCount * 2))
-        let via = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount * 2))
-        if filled {
-            weights.initialize(repeating: CCHMetric.infinity)
-            via.initialize(repeating: -1)
-        }
-        ownedWeights = weights; ownedVia = via
+        if filled { weights.initialize(repeating: CCHMetric.infinity) }
+        ownedWeights = weights
         forward = UnsafeBufferPointer(rebasing: weights[0..<arcCount])
         backward = UnsafeBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
-        forwardVia = UnsafeBufferPointer(rebasing: via[0..<arcCount])
-        backwardVia = UnsafeBufferPointer(rebasing: via[arcCount..<(2 * arcCount)])
         owner = nil
     }
 
-    deinit {
-        ownedWeights?.deallocate()
-        ownedVia?.deallocate()
-    }
+    deinit { ownedWeights?.deallocate() }
 
-    /// Writable views of an owned metric: forward, backward, forward via, backward via.
-    var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>,
-                               UnsafeMutableBufferPointer<Int32>, UnsafeMutableBufferPointer<Int32>)? {
-        guard let weights = ownedWeights, let via = ownedVia else { return nil }
+    /// Writable views of an owned metric: forward, backward.
+    var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)? {
+        guard let weights = ownedWeights else { return nil }
         let count = forward.count
-        return (UnsafeMutableBufferPointer(rebasing: weights[0..<count]), UnsafeMutableBufferPointer(rebasing: weights[count..<(2 * count)]),
-                UnsafeMutableBufferPointer(rebasing: via[0..<count]), UnsafeMutableBufferPointer(rebasing: via[count..<(2 * count)]))
+        return (UnsafeMutableBufferPointer(rebasing: weights[0..<count]), UnsafeMutableBufferPointer(rebasing: weights[count..<(2 * count)]))
     }
 }
 
@@ -64,6 +48,19 @@ public struct CCHView: @unchecked Sendable {
     public let inputArc: UnsafeBufferPointer<UInt32>
     public let turnFirstOut: UnsafeBufferPointer<UInt32>
     public let turnHead: UnsafeBufferPointer<UInt32>
+    /// Where each node's downward arcs start in `downArcs` (nodeCount + 1 offsets); empty in a view without them.
+    public let firstDown: UnsafeBufferPointer<UInt32>
+    /// The upward arcs x -> y grouped by y, x ascending, as pairs (x, arc index): two entries per arc (DownwardArcs).
+    public let downArcs: UnsafeBufferPointer<UInt32>
+
+    public init(firstUp: UnsafeBufferPointer<UInt32>, upHead: UnsafeBufferPointer<UInt32>, parent: UnsafeBufferPointer<Int32>,
+                inputArc: UnsafeBufferPointer<UInt32>, turnFirstOut: UnsafeBufferPointer<UInt32>, turnHead: UnsafeBufferPointer<UInt32>,
+                firstDown: UnsafeBufferPointer<UInt32> = UnsafeBufferPointer(start: nil, count: 0),
+                downArcs: UnsafeBufferPointer<UInt32> = UnsafeBufferPointer(start: nil, count: 0)) {
+        self.firstUp = firstUp; self.upHead = upHead; self.parent = parent; self.inputArc = inputArc
+        self.turnFirstOut = turnFirstOut; self.turnHead = turnHead
+        self.firstDown = firstDown; self.downArcs = downArcs
+    }
 
     public var nodeCount: Int { parent.count }
     public var arcCount: Int { upHead.count }
@@ -139,81 +136,25 @@ public enum Customization {
                           inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void)
         rethrows -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount, filled: false)
-        guard let (forward, backward, forwardVia, backwardVia) = metric.writable else { return metric }
-        try customize(hierarchy: cch, nodeWeight: nodeWeight, split: split, inputArcs: inputArcs,
-                      into: forward, backward, forwardVia, backwardVia)
+        guard let (forward, backward) = metric.writable else { return metric }
+        try customize(hierarchy: cch, nodeWeight: nodeWeight, split: split, inputArcs: inputArcs, into: forward, backward)
         return metric
     }
 
     /// The same metric, written into arrays the caller gives (one entry per CCH arc each; their contents are replaced):
-    /// forward, backward, forward via, backward via.
+    /// forward, backward.
     static func customize(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
                           inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
-                          into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>,
-                          _ forwardVia: UnsafeMutableBufferPointer<Int32>, _ backwardVia: UnsafeMutableBufferPointer<Int32>) rethrows {
-        precondition(forward.count == cch.arcCount && backward.count == cch.arcCount && forwardVia.count == cch.arcCount
-                     && backwardVia.count == cch.arcCount, "metric arrays of the wrong size")
+                          into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>) rethrows {
+        precondition(forward.count == cch.arcCount && backward.count == cch.arcCount, "metric arrays of the wrong size")
         forward.update(repeating: CCHMetric.infinity)
         backward.update(repeating: CCHMetric.infinity)
-        forwardVia.update(repeating: -1)
-        backwardVia.update(repeating: -1)
         try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
 
         // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
-        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both), so ties go the same way.
-        LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: backwardVia).run(split)
+        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both).
+        LowerTriangles(cch: cch, forward: forward, backward: backward).run(split)
         clamp(forward, backward)
-    }
-
-    /// One array of a metric, as `customizeInPasses` hands it over.
-    enum MetricArray {
-        case forward(UnsafeBufferPointer<UInt32>), backward(UnsafeBufferPointer<UInt32>)
-        case forwardVia(UnsafeBufferPointer<Int32>), backwardVia(UnsafeBufferPointer<Int32>)
-    }
-
-    /// The metric `customize(hierarchy:...)` computes, handed to `emit` array by array (forward via first, then forward,
-    /// backward and backward via; each is freed after), with 12 bytes per arc resident at most instead of 16 (and one
-    /// bit per arc). The first pass computes both weights and the forward middles, and marks each arc whose backward
-    /// weight a triangle lowered. Once the forward middles are handed over and freed, a second pass over the final
-    /// weights sets each marked arc's backward middle to the first x, ascending, whose triangle gives its final weight.
-    /// That is the x that last lowered it in the first pass (lowering is strict, the triangles of an arc come in
-    /// ascending x, and they add the same final arcs of x), so the middles are the same as `customize`'s.
-    /// `nodeWeight` is called once for the routing nodes' weights, which are freed before the triangles.
-    static func customizeInPasses(hierarchy cch: CCHView, nodeWeight: () throws -> ContiguousArray<UInt32>, split: CustomizationSplit?,
-                                  inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
-                                  emit: (MetricArray) throws -> Void) throws {
-        let arcCount = cch.arcCount
-        let weights = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, arcCount * 2))
-        defer { weights.deallocate() }
-        weights.initialize(repeating: CCHMetric.infinity)
-        let forward = UnsafeMutableBufferPointer(rebasing: weights[0..<arcCount])
-        let backward = UnsafeMutableBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
-        try nodeWeight().withUnsafeBufferPointer { nodeWeight in
-            try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
-        }
-        navgraph_release_free_memory()  // the weights, if they lay in a heap arena rather than a mapping of their own
-
-        let marks = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: max(1, (arcCount + 63) / 64))
-        defer { marks.deallocate() }
-        marks.initialize(repeating: 0)
-        let none = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
-        do {
-            let forwardVia = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount))
-            defer { forwardVia.deallocate() }
-            forwardVia.initialize(repeating: -1)
-            LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: forwardVia, backwardVia: none,
-                           pass: .forwardViaAndBackwardMarks, marks: marks.baseAddress!).run(split)
-            try emit(.forwardVia(UnsafeBufferPointer(rebasing: forwardVia[0..<arcCount])))
-        }
-        let backwardVia = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(1, arcCount))
-        defer { backwardVia.deallocate() }
-        backwardVia.initialize(repeating: -1)
-        LowerTriangles(cch: cch, forward: forward, backward: backward, forwardVia: none, backwardVia: backwardVia,
-                       pass: .backwardViaOfMarked, marks: marks.baseAddress!).run(split)
-        clamp(forward, backward)
-        try emit(.forward(UnsafeBufferPointer(forward)))
-        try emit(.backward(UnsafeBufferPointer(backward)))
-        try emit(.backwardVia(UnsafeBufferPointer(rebasing: backwardVia[0..<arcCount])))
     }
 
     /// Each input arc's weight (the weight of the node it enters plus its turn cost) where it is lower.
@@ -251,19 +192,6 @@ public enum Customization {
 private struct LowerTriangles: @unchecked Sendable {
     let cch: CCHView
     let forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>
-    let forwardVia: UnsafeMutableBufferPointer<Int32>, backwardVia: UnsafeMutableBufferPointer<Int32>
-    var pass = Pass.weightsAndMiddles
-    /// Bit per arc: its backward weight was lowered by a triangle (`Customization.customizeInPasses`).
-    var marks: UnsafeMutablePointer<UInt64>? = nil
-
-    enum Pass {
-        /// Both weights and both middles (one pass).
-        case weightsAndMiddles
-        /// Both weights, the forward middles, and the marks.
-        case forwardViaAndBackwardMarks
-        /// Only the backward middles of the marked arcs, over final weights (nothing else is written).
-        case backwardViaOfMarked
-    }
 
     /// All nodes' triangles: on two threads along `split` (each side's, then the top after both), or on one.
     func run(_ split: CustomizationSplit?) {
@@ -280,7 +208,7 @@ private struct LowerTriangles: @unchecked Sendable {
     func relaxAll() {
         for x in 0..<cch.nodeCount {
             let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
-            relax(x, arcs: begin..<end, lowerArcs: begin..<end)
+            relax(arcs: begin..<end, lowerArcs: begin..<end)
         }
     }
 
@@ -296,36 +224,16 @@ private struct LowerTriangles: @unchecked Sendable {
                 let middle = (lower + upper) >> 1
                 if sides[Int(cch.upHead[middle])] == top { upper = middle } else { lower = middle + 1 }
             }
-            relax(x, arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower)
+            relax(arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower)
         }
     }
 
-    /// y -> x -> z and z -> x -> y for each lower arc x -> y in `lowerArcs` and upper arc x -> z (both in `arcs`).
-    /// The arcs x -> z are found by merging y's row with x's row above y (both ascending; in a chordal hierarchy x's
-    /// row above y is part of y's), so no per-node scratch array is needed; each arc y -> z meets its triangles in
-    /// the same order as before.
+    /// y -> x -> z and z -> x -> y for each lower arc x -> y in `lowerArcs` and upper arc x -> z (both in `arcs`, x's
+    /// row). The arcs x -> z are found by merging y's row with x's row above y (both ascending; in a chordal hierarchy
+    /// x's row above y is part of y's), so no per-node scratch array is needed.
     @inline(__always)
-    private func relax(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
+    private func relax(arcs: Range<Int>, lowerArcs: Range<Int>) {
         if arcs.count < 2 || lowerArcs.isEmpty { return }
-        switch pass {
-        case .weightsAndMiddles: break
-        case .forwardViaAndBackwardMarks: relaxMarking(x, arcs: arcs, lowerArcs: lowerArcs); return
-        case .backwardViaOfMarked: relaxBackwardVia(x, arcs: arcs, lowerArcs: lowerArcs); return
-        }
-        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, xyDown, topArc, otherArc in
-            let up = xyDown &+ forward[otherArc]
-            if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
-            let down = backward[otherArc] &+ xyUp
-            if down < backward[topArc] { backward[topArc] = down; backwardVia[topArc] = Int32(x) }
-        }
-    }
-
-    /// The triangles of x: for each lower arc x -> y in `lowerArcs` (its weights `xyUp`, `xyDown`), each arc y -> z
-    /// (`topArc`) whose z x also reaches by an arc x -> z (`otherArc`, in `arcs`), found by merging y's row with x's
-    /// row above y.
-    @inline(__always)
-    private func forEachTriangle(arcs: Range<Int>, lowerArcs: Range<Int>,
-                                 _ visit: (_ xyUp: UInt32, _ xyDown: UInt32, _ topArc: Int, _ otherArc: Int) -> Void) {
         let firstUp = cch.firstUp, upHead = cch.upHead
         let end = arcs.upperBound
         for lowerArc in lowerArcs {
@@ -337,28 +245,11 @@ private struct LowerTriangles: @unchecked Sendable {
                 let z = upHead[topArc]
                 while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
                 guard otherArc < end, upHead[otherArc] == z else { continue }
-                visit(xyUp, xyDown, topArc, otherArc)
+                let up = xyDown &+ forward[otherArc]
+                if up < forward[topArc] { forward[topArc] = up }
+                let down = backward[otherArc] &+ xyUp
+                if down < backward[topArc] { backward[topArc] = down }
             }
-        }
-    }
-
-    /// `relax`, with a mark instead of a backward middle.
-    private func relaxMarking(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
-        guard let marks else { return }
-        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, xyDown, topArc, otherArc in
-            let up = xyDown &+ forward[otherArc]
-            if up < forward[topArc] { forward[topArc] = up; forwardVia[topArc] = Int32(x) }
-            let down = backward[otherArc] &+ xyUp
-            if down < backward[topArc] { backward[topArc] = down; navgraph_set_bit(marks, topArc) }
-        }
-    }
-
-    /// The backward middle of each marked arc not given one yet, where x's triangle gives its final weight.
-    private func relaxBackwardVia(_ x: Int, arcs: Range<Int>, lowerArcs: Range<Int>) {
-        guard let marks else { return }
-        forEachTriangle(arcs: arcs, lowerArcs: lowerArcs) { xyUp, _, topArc, otherArc in
-            guard marks[topArc >> 6] & (1 << UInt64(topArc & 63)) != 0, backwardVia[topArc] < 0 else { return }
-            if backward[otherArc] &+ xyUp == backward[topArc] { backwardVia[topArc] = Int32(x) }
         }
     }
 }

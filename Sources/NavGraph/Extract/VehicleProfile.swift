@@ -70,7 +70,7 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
 /// A per-profile array of the graph file.
 enum ProfileField: String, CaseIterable {
     case timeForward = "tf", timeBackward = "tb", flags = "fl", turnCost = "tc"
-    case metricForward = "mf", metricBackward = "mb", metricForwardVia = "mfv", metricBackwardVia = "mbv"
+    case metricForward = "mf", metricBackward = "mb"
 
     /// The section the road set's first profile uses.
     var baseSection: String {
@@ -81,8 +81,6 @@ enum ProfileField: String, CaseIterable {
         case .turnCost: Section.turnCost
         case .metricForward: Section.metricForward
         case .metricBackward: Section.metricBackward
-        case .metricForwardVia: Section.metricForwardVia
-        case .metricBackwardVia: Section.metricBackwardVia
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One thread's memo of hierarchy arcs' path attributes (`PathAttributes`), filled on demand: an arc's value is
 /// computed the first time a path uses it, by unpacking its shortcut halves (memoised too) down to input arcs.
-/// A shortcut y → z through x (the middle node the metric chose) is x → y driven down then x → z driven up;
+/// A shortcut y → z through x (its middle node under the metric, `CCHView.middle`) is x → y driven down then x → z driven up;
 /// z → y is x → z down then x → y up, the sums `PathAttributes` always used.
 ///
 /// Lifetime and threads: one per worker thread for one metric; never shared. The memo is an open-addressing hash
@@ -12,8 +12,7 @@ final class ArcValueMemo {
     let attributes: PathAttributes
     let width: Int
     private let cch: CCHView
-    private let forwardVia: UnsafeBufferPointer<Int32>
-    private let backwardVia: UnsafeBufferPointer<Int32>
+    private let hierarchy: CCHMetric
     /// Key per entry: 2 × arc + (1 if driven down) + 1; 0 marks an empty entry. Values: `width` per entry.
     private var keys: UnsafeMutablePointer<UInt32>
     private var slots: UnsafeMutablePointer<Double>
@@ -25,8 +24,7 @@ final class ArcValueMemo {
         self.attributes = attributes
         width = attributes.width
         cch = attributes.graph.cch
-        forwardVia = attributes.metric.hierarchy.forwardVia
-        backwardVia = attributes.metric.hierarchy.backwardVia
+        hierarchy = attributes.metric.hierarchy
         capacity = 1 << 14
         keys = .allocate(capacity: capacity)
         keys.initialize(repeating: 0, count: capacity)
@@ -101,15 +99,8 @@ final class ArcValueMemo {
             let arc = Int(arc32), low = Int(low32)
             if lookup(arc, up: goingUp) != nil { pending.removeLast(); continue }
             let high = Int(cch.upHead[arc])
-            let via = goingUp ? forwardVia[arc] : backwardVia[arc]
-            if via < 0 {
+            guard let (middle, toLow, toHigh) = cch.middle(of: arc, low: low, up: goingUp, metric: hierarchy) else {
                 store(arc, up: goingUp, attributes.inputArcValue(arc, low: low, high: high, up: goingUp))
-                pending.removeLast()
-                continue
-            }
-            let middle = Int(via)
-            guard let toLow = cch.arc(from: middle, to: low), let toHigh = cch.arc(from: middle, to: high) else {
-                store(arc, up: goingUp, (0, 0))   // unreachable on a validated file: the metric names only existing triangles
                 pending.removeLast()
                 continue
             }

@@ -260,20 +260,17 @@ public final class CCHSearch: ShortestPathSearch {
     }
 
     /// Appends the routing nodes of CCH arc `arc` (whose lower end is `low`) traversed up (low to high) or down,
-    /// without its first node. The middle node of a shortcut is the lower end of both its halves.
+    /// without its first node. The middle node of a shortcut (`CCHView.middle`) is the lower end of both its halves.
     private func unpack(arc: Int, low: Int, up: Bool, metric: CCHMetric, into nodes: inout [Int]) {
         unpackStack.removeAll(keepingCapacity: true)
         unpackStack.append((Int32(arc), Int32(low), up))
         while let (current32, low32, goingUp) = unpackStack.popLast() {
             let current = Int(current32), low = Int(low32)
-            let via = goingUp ? metric.forwardVia[current] : metric.backwardVia[current]
-            let high = Int(cch.upHead[current])
-            if via < 0 {
-                nodes.append(goingUp ? high : low)
+            guard let (middle, toLow, toHigh) = cch.middle(of: current, low: low, up: goingUp, metric: metric) else {
+                nodes.append(goingUp ? Int(cch.upHead[current]) : low)
                 continue
             }
-            let middle = Int(via)
-            guard let toLow = cch.arc(from: middle, to: low), let toHigh = cch.arc(from: middle, to: high) else { continue }
+            let via = Int32(middle)
             // Push in reverse order of traversal.
             if goingUp {
                 unpackStack.append((Int32(toHigh), via, true))   // middle -> high

@@ -12,8 +12,6 @@ public final class RoutingEngine: Sendable {
     let costs: EdgeCostModel
     let freeFlowWeights: ContiguousArray<UInt32>
     private let cache: MetricCache
-    /// The hierarchy's downward arcs, built on the first truck dimension set (partial customization needs them).
-    private let downwardArcs: LockedOnce<CCHDownwardArcs>
     /// Receives one line per vehicle customization (counts and timings), e.g. to print it on stderr.
     private let log: (@Sendable (String) -> Void)?
 
@@ -38,12 +36,11 @@ public final class RoutingEngine: Sendable {
     public init(graph: RoutingGraph, cacheCapacity: Int = 16, log: (@Sendable (String) -> Void)? = nil) {
         self.graph = graph
         self.log = log
-        downwardArcs = LockedOnce { CCHDownwardArcs(graph.cch) }
         snapper = Snapper(graph: graph)
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
-        // At most about 4 GB of customized hierarchies (16 bytes per arc each), however many the caller allows.
-        let metricBytes = max(1, 16 * graph.cch.arcCount)
+        // At most about 4 GB of customized hierarchies (8 bytes per arc each), however many the caller allows.
+        let metricBytes = max(1, 8 * graph.cch.arcCount)
         cache = MetricCache(capacity: min(cacheCapacity, max(2, Self.cacheBudgetBytes / metricBytes)),
                             freeFlow: RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
     }
@@ -94,10 +91,10 @@ public final class RoutingEngine: Sendable {
         }
         let (hierarchy, report) = weights.withUnsafeBufferPointer { weights in
             base.turnCost.withUnsafeBufferPointer {
-                PartialCustomization.recustomize(graph.cch, downwardArcs: { downwardArcs.value }, base: base.hierarchy, nodeWeight: weights, turnCost: $0, raised: raised)
+                PartialCustomization.recustomize(graph.cch, base: base.hierarchy, nodeWeight: weights, turnCost: $0, raised: raised)
             }
         }
-        log?(String(format: "truck dimensions %@: %d edges over a limit, %d routing nodes closed, %d of %d hierarchy arcs recomputed (%d seeds, %d changed, %d triangle lookups) in %.3f s (CPU %.3f s; copying the base metric and indexing the downward arcs %.3f s)",
+        log?(String(format: "truck dimensions %@: %d edges over a limit, %d routing nodes closed, %d of %d hierarchy arcs recomputed (%d seeds, %d changed, %d triangle lookups) in %.3f s (CPU %.3f s; copying the base metric %.3f s)",
                     vehicle.description, edges.count, raised.count, report.recomputedArcs, graph.cch.arcCount, report.seedArcs, report.changedArcs, report.triangleLookups,
                     Date().timeIntervalSince(wallStart), ProcessMemory.cpuSeconds - cpuStart, report.copySeconds))
         return RoutingMetric(nodeWeight: weights, turnCost: base.turnCost, hierarchy: hierarchy, traffic: traffic)
@@ -192,24 +189,6 @@ public final class QueryContext {
 
     func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch {
         algorithm == .hierarchy ? hierarchy : dijkstra
-    }
-}
-
-/// A value made on first use, once, under a lock. Thread safety: `value` may be read from any thread.
-final class LockedOnce<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private let make: @Sendable () -> Value
-    private var made: Value?
-
-    init(_ make: @escaping @Sendable () -> Value) { self.make = make }
-
-    var value: Value {
-        lock.withLock {
-            if let made { return made }
-            let value = make()
-            made = value
-            return value
-        }
     }
 }
 

@@ -49,8 +49,9 @@ public enum Section {
     public static let restrictionFrom = "restriction.from", restrictionToFirst = "restriction.toFirst", restrictionTo = "restriction.to"
     public static let restrictionViaPathFirst = "restriction.viaPathFirst", restrictionViaPath = "restriction.viaPath"
     public static let cchFirstUp = "cch.firstUp", cchUpHead = "cch.upHead", cchParent = "cch.parent", cchInputArc = "cch.inputArc"
+    /// The hierarchy's downward arcs (DownwardArcs), since version 7, when metrics stopped storing middle nodes.
+    public static let cchFirstDown = "cch.firstDown", cchDownArcs = "cch.downArcs"
     public static let metricForward = "metric.forward", metricBackward = "metric.backward"
-    public static let metricForwardVia = "metric.forwardVia", metricBackwardVia = "metric.backwardVia"
     public static let gridFirst = "grid.first", gridSegment = "grid.segment"
     public static let nodeControl = "node.control", nodeExitRef = "node.exitRef", shapeControl = "shape.control"
     public static let edgeGuide = "edge.guide", guideFields = "guide.fields"

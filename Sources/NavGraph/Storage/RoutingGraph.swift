@@ -107,10 +107,10 @@ public final class RoutingGraph: @unchecked Sendable {
         routingComponent = try file.array(name(Section.routingComponent))
         cch = CCHView(firstUp: try file.array(name(Section.cchFirstUp)), upHead: try file.array(name(Section.cchUpHead)),
                       parent: try file.array(name(Section.cchParent)), inputArc: try file.array(name(Section.cchInputArc)),
-                      turnFirstOut: try file.array(name(Section.turnFirstOut)), turnHead: try file.array(name(Section.turnHead)))
+                      turnFirstOut: try file.array(name(Section.turnFirstOut)), turnHead: try file.array(name(Section.turnHead)),
+                      firstDown: try file.array(name(Section.cchFirstDown)), downArcs: try file.array(name(Section.cchDownArcs)))
         turnCost = try file.array(profile.sectionName(.turnCost))
         freeFlowMetric = CCHMetric(forward: try file.array(profile.sectionName(.metricForward)), backward: try file.array(profile.sectionName(.metricBackward)),
-                                   forwardVia: try file.array(profile.sectionName(.metricForwardVia)), backwardVia: try file.array(profile.sectionName(.metricBackwardVia)),
                                    owner: file)
         gridFirst = try file.array(name(Section.gridFirst))
         gridSegment = try file.array(name(Section.gridSegment))
@@ -148,9 +148,9 @@ public final class RoutingGraph: @unchecked Sendable {
             ("routing arrays", routingNodeOfEdge.count == 2 * edges && routingComponent.count == routing && cch.parent.count == routing),
             ("turn graph", cch.turnFirstOut.count == routing + 1 && Int(cch.turnFirstOut.last ?? 0) == cch.turnHead.count && cch.inputArc.count == cch.turnHead.count
                 && turnCost.count == cch.turnHead.count),
-            ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count),
-            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count
-                && freeFlowMetric.forwardVia.count == cch.upHead.count && freeFlowMetric.backwardVia.count == cch.upHead.count),
+            ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count
+                && cch.firstDown.count == routing + 1 && Int(cch.firstDown.last ?? 0) == cch.upHead.count && cch.downArcs.count == 2 * cch.upHead.count),
+            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count),
             ("guidance", nodeControl.count == nodes && nodeExitRef.count == nodes && shapeControl.count == shapeLatE7.count
                 && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0),
             ("junctions", junctionFirstOut.count == nodes + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count),
@@ -190,20 +190,32 @@ public final class RoutingGraph: @unchecked Sendable {
                     && range.allSatisfy { self.cch.inputArc[$0] == UInt32.max || Int(self.cch.inputArc[$0] >> 1) < arcs } }),
             ("hierarchy", routing, { range in
                 range.allSatisfy { self.cch.parent[$0] == -1 || (Int(self.cch.parent[$0]) > $0 && Int(self.cch.parent[$0]) < routing) } }),
-            // Per node: its arcs' range is in order and in bounds (checked here, not by another scan), their heads lie
-            // above it, and a shortcut's middle node below it, so unpacking always descends and ends.
+            // Per node: its arcs' range is in order and in bounds (checked here, not by another scan), and their heads
+            // lie above it.
             ("hierarchy", routing, { range in
                 let firstUp = self.cch.firstUp, upHead = self.cch.upHead
-                let forwardVia = self.freeFlowMetric.forwardVia, backwardVia = self.freeFlowMetric.backwardVia
                 for node in range {
                     let begin = Int(firstUp[node]), end = Int(firstUp[node + 1])
                     guard begin <= end, end <= arcs else { return false }
                     var violations: UInt32 = 0
-                    for arc in begin..<end {
-                        violations |= Int(upHead[arc]) <= node || Int(upHead[arc]) >= routing ? 1 : 0
-                        violations |= Int(forwardVia[arc]) >= node || Int(backwardVia[arc]) >= node ? 1 : 0
-                    }
+                    for arc in begin..<end { violations |= Int(upHead[arc]) <= node || Int(upHead[arc]) >= routing ? 1 : 0 }
                     if violations != 0 { return false }
+                }
+                return true
+            }),
+            // Per node y: its downward arcs' range is in order and in bounds, and each listed arc x -> y starts at x (in
+            // x's row, x below y) and ends at y, so a shortcut's middle node lies below both its ends and unpacking
+            // always descends and ends. It uses firstUp's and upHead's values only in comparisons, never as indices.
+            ("hierarchy", routing, { range in
+                let firstUp = self.cch.firstUp, upHead = self.cch.upHead, firstDown = self.cch.firstDown, downArcs = self.cch.downArcs
+                for node in range {
+                    let begin = Int(firstDown[node]), end = Int(firstDown[node + 1])
+                    guard begin <= end, end <= arcs else { return false }
+                    for slot in begin..<end {
+                        let x = Int(downArcs[2 * slot]), arc = Int(downArcs[2 * slot + 1])
+                        guard x < node, arc < arcs, Int(upHead[arc]) == node,
+                              Int(firstUp[x]) <= arc, arc < Int(firstUp[x + 1]) else { return false }
+                    }
                 }
                 return true
             }),
