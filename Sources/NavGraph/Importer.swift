@@ -14,13 +14,14 @@ public enum Importer {
                 profiles: profiles, metricBudget: metricBudget, schedule: RoadSetSchedule.configured)
     }
 
-    /// Bytes of CCH metrics (16 per arc and profile) that a road set may hold at once while its profiles are customized
+    /// Bytes of CCH metrics (8 per arc and profile) that a road set may hold at once while its profiles are customized
     /// side by side; above it they are customized one after the other. NAVGRAPH_METRIC_BUDGET_MB overrides it (benchmarks).
+    /// At milan-5x5 the active set's two metrics (870 MB) side by side raised the import's peak by 180 MB for no time.
     static let metricBudget: Int = {
-        guard let text = ProcessInfo.processInfo.environment["NAVGRAPH_METRIC_BUDGET_MB"] else { return 1024 << 20 }
+        guard let text = ProcessInfo.processInfo.environment["NAVGRAPH_METRIC_BUDGET_MB"] else { return 512 << 20 }
         guard let megabytes = Int(text), megabytes >= 0 else {
-            FileHandle.standardError.write(Data("navgraph: NAVGRAPH_METRIC_BUDGET_MB: expected a whole number of MB, got '\(text)'; using 1024\n".utf8))
-            return 1024 << 20
+            FileHandle.standardError.write(Data("navgraph: NAVGRAPH_METRIC_BUDGET_MB: expected a whole number of MB, got '\(text)'; using 512\n".utf8))
+            return 512 << 20
         }
         return megabytes << 20
     }()
@@ -56,7 +57,7 @@ public enum Importer {
     /// import frees stayed resident (150–300 MB at milan-5x5, more than the import's whole margin).
     static let largeAllocation = 4 << 20
 
-    /// Room in the section table per road set (the motor set has 72 sections, the active set 62).
+    /// Room in the section table per road set (the motor set has 68 sections, the active set 60).
     static let sectionsPerRoadSet = 128
 
     private static func run(input: String, to stream: GraphFileStream, honourTurnRestrictions: Bool, log: ProgressLog,

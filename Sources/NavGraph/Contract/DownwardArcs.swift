@@ -3,24 +3,41 @@
 /// metric needs no middle nodes: unpacking finds a shortcut's middle among its lower triangles (`CCHView.middle`), and
 /// partial customization lists an arc's lower triangles through it.
 enum DownwardArcs {
-    /// The offsets (nodes + 1) and the pairs (two entries per arc) of the hierarchy with these upward arcs.
+    /// The offsets (nodes + 1) and the pairs (two entries per arc) of the hierarchy with these upward arcs. On two
+    /// threads, each over the tails of about half the arcs (the lower half's pairs go first in every list).
     static func build(firstUp: UnsafeBufferPointer<UInt32>, upHead: UnsafeBufferPointer<UInt32>)
         -> (firstDown: ContiguousArray<UInt32>, pairs: ContiguousArray<UInt32>) {
         let nodes = max(0, firstUp.count - 1), arcs = upHead.count
-        var first = ContiguousArray<UInt32>(repeating: 0, count: nodes + 1)
-        first.withUnsafeMutableBufferPointer { first in
-            for index in 0..<arcs { first[Int(upHead[index]) + 1] &+= 1 }
-            for node in 0..<nodes { first[node + 1] &+= first[node] }
+        // Tails split where half the arcs are behind.
+        var splitNode = 0
+        while splitNode < nodes && Int(firstUp[splitNode]) < arcs / 2 { splitNode += 1 }
+        let tails = [0..<splitNode, splitNode..<nodes]
+        let counts = [Counts(nodes), Counts(nodes)]
+        PhaseWorkers.run(2) { part in
+            let count = counts[part].values
+            for index in Int(firstUp[tails[part].lowerBound])..<Int(firstUp[tails[part].upperBound]) { count[Int(upHead[index])] &+= 1 }
         }
-        var next = ContiguousArray(first.dropLast())
+        // Offsets; then each part's next free slot per node: the lower part's from the list's start, the upper part's after it.
+        var first = ContiguousArray<UInt32>(repeating: 0, count: nodes + 1)
+        let lowerNext = counts[0].values, upperNext = counts[1].values
+        first.withUnsafeMutableBufferPointer { first in
+            for node in 0..<nodes {
+                let lowerCount = lowerNext[node], upperCount = upperNext[node]
+                lowerNext[node] = first[node]
+                upperNext[node] = first[node] &+ lowerCount
+                first[node + 1] = first[node] &+ lowerCount &+ upperCount
+            }
+        }
         let pairs = ContiguousArray<UInt32>(unsafeUninitializedCapacity: 2 * arcs) { pairs, initialized in
-            next.withUnsafeMutableBufferPointer { next in
+            let out = UncheckedPairs(pairs)
+            PhaseWorkers.run(2) { part in
+                let next = counts[part].values
                 // Tails visited in ascending order, so every node's list comes out ascending.
-                for x in 0..<nodes {
+                for x in tails[part] {
                     for index in Int(firstUp[x])..<Int(firstUp[x + 1]) {
                         let y = Int(upHead[index])
                         let slot = Int(next[y])
-                        pairs[2 * slot] = UInt32(x); pairs[2 * slot + 1] = UInt32(index)
+                        out.pairs[2 * slot] = UInt32(x); out.pairs[2 * slot + 1] = UInt32(index)
                         next[y] = UInt32(slot + 1)
                     }
                 }
@@ -29,6 +46,22 @@ enum DownwardArcs {
         }
         return (first, pairs)
     }
+}
+
+/// One part's counts per node, then its next free slot per node (`DownwardArcs.build`); freed with the object.
+private final class Counts: @unchecked Sendable {
+    let values: UnsafeMutableBufferPointer<UInt32>
+    init(_ count: Int) {
+        values = .allocate(capacity: max(1, count))
+        values.initialize(repeating: 0)
+    }
+    deinit { values.deallocate() }
+}
+
+/// The pairs being written, shared by the two parts (each writes its own slots).
+private struct UncheckedPairs: @unchecked Sendable {
+    let pairs: UnsafeMutableBufferPointer<UInt32>
+    init(_ pairs: UnsafeMutableBufferPointer<UInt32>) { self.pairs = pairs }
 }
 
 extension CCHView {
