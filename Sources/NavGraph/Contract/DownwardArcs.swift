@@ -66,13 +66,26 @@ private struct UncheckedPairs: @unchecked Sendable {
 
 extension CCHView {
     /// The middle node x of arc `arc` (lower end `low`) driven up (low -> high) or down (high -> low) under `metric`,
-    /// with the arcs x -> low and x -> high: the lowest x whose lower triangle gives the arc's weight, or nil when none
-    /// does (the arc's weight is that of its input turn). Needs the view's downward arcs; x is always below `low`.
+    /// with the arcs x -> low and x -> high; nil when the arc's own input turn gives its weight. As the customization
+    /// decides it: the input turn first, then the lowest x whose lower triangle gives the weight. Needs the view's
+    /// downward arcs; x is always below `low`.
     @inline(__always)
-    func middle(of arc: Int, low: Int, up: Bool, metric: CCHMetric) -> (node: Int, toLow: Int, toHigh: Int)? {
+    func middle(of arc: Int, low: Int, up: Bool, metric: RoutingMetric) -> (node: Int, toLow: Int, toHigh: Int)? {
         let high = Int(upHead[arc])
-        let weight = up ? metric.forward[arc] : metric.backward[arc]
-        let forward = metric.forward, backward = metric.backward
+        let hierarchy = metric.hierarchy
+        let weight = up ? hierarchy.forward[arc] : hierarchy.backward[arc]
+        // The input turn: from low into high driven up, from high into low driven down.
+        let (tail, head) = up ? (low, high) : (high, low)
+        let code = UInt32(truncatingIfNeeded: arc << 1 | (up ? 0 : 1))
+        if tail + 1 < turnFirstOut.count {
+            let infinity = CCHMetric.infinity
+            for turn in Int(turnFirstOut[tail])..<Int(turnFirstOut[tail + 1]) where Int(turnHead[turn]) == head && inputArc[turn] == code {
+                let entered = metric.nodeWeight[head]
+                guard entered < infinity else { continue }
+                if UInt32(min(UInt64(infinity - 1), UInt64(entered) + UInt64(metric.turnCost[turn]))) == weight { return nil }
+            }
+        }
+        let forward = hierarchy.forward, backward = hierarchy.backward
         @inline(__always) func gives(_ toLow: Int, _ toHigh: Int) -> Bool {
             up ? backward[toLow] &+ forward[toHigh] == weight : backward[toHigh] &+ forward[toLow] == weight
         }
@@ -83,7 +96,8 @@ extension CCHView {
         if lowEnd - lowBegin <= highEnd - highBegin {
             for slot in lowBegin..<lowEnd {
                 let x = Int(downArcs[2 * slot]), toLow = Int(downArcs[2 * slot + 1])
-                guard let toHigh = self.arc(from: x, to: high) else { continue }
+                // A half heavier than the arc rules the triangle out without looking for its other half.
+                guard (up ? backward[toLow] : forward[toLow]) <= weight, let toHigh = self.arc(from: x, to: high) else { continue }
                 if gives(toLow, toHigh) { return (x, toLow, toHigh) }
             }
         } else {
@@ -91,7 +105,7 @@ extension CCHView {
                 let x = Int(downArcs[2 * slot])
                 if x >= low { break }
                 let toHigh = Int(downArcs[2 * slot + 1])
-                guard let toLow = self.arc(from: x, to: low) else { continue }
+                guard (up ? forward[toHigh] : backward[toHigh]) <= weight, let toLow = self.arc(from: x, to: low) else { continue }
                 if gives(toLow, toHigh) { return (x, toLow, toHigh) }
             }
         }

@@ -125,7 +125,7 @@ struct AlternativeRoutes {
             if unpacked == maximumUnpacked { break }
             let via = Int(candidate.node)
             if state.seen[via] == state.legStamp { continue }
-            state.via.viaPath(through: via, metric: metric.hierarchy, into: &state.path)
+            state.via.viaPath(through: via, metric: metric, into: &state.path)
             unpacked += 1
             for node in state.path { state.seen[node] = state.legStamp }
             state.pathStamp &+= 1

@@ -49,7 +49,7 @@ public final class CCHSearch: ShortestPathSearch {
 
     public func search(sources: [Endpoint], targets: [Endpoint], metric: RoutingMetric) -> SearchResult? {
         guard let (cost, meeting) = distance(sources: sources, targets: targets, metric: metric) else { return nil }
-        return SearchResult(cost: cost, nodes: path(meeting: meeting, metric: metric.hierarchy))
+        return SearchResult(cost: cost, nodes: path(meeting: meeting, metric: metric))
     }
 
     /// Cost of the best path and the node where its up and down parts meet.
@@ -118,7 +118,7 @@ public final class CCHSearch: ShortestPathSearch {
     }
 
     /// Routing nodes of the unpacked path through `meeting`, from source to target.
-    private func path(meeting: Int, metric: CCHMetric) -> [Int] {
+    private func path(meeting: Int, metric: RoutingMetric) -> [Int] {
         var upArcs: [(arc: Int32, low: Int32)] = []
         var node = meeting
         while forwardPredecessorArc[node] >= 0 {
@@ -231,7 +231,7 @@ public final class CCHSearch: ShortestPathSearch {
 
     /// Routing nodes of the shortest source → `via` → target path found by the last `viaCandidates` call
     /// (`via` must be one of its candidates), from source to target.
-    public func viaPath(through via: Int, metric: CCHMetric, into nodes: inout [Int]) {
+    public func viaPath(through via: Int, metric: RoutingMetric, into nodes: inout [Int]) {
         nodes.removeAll(keepingCapacity: true)
         downArcs.removeAll(keepingCapacity: true)
         upArcs.removeAll(keepingCapacity: true)
@@ -261,7 +261,7 @@ public final class CCHSearch: ShortestPathSearch {
 
     /// Appends the routing nodes of CCH arc `arc` (whose lower end is `low`) traversed up (low to high) or down,
     /// without its first node. The middle node of a shortcut (`CCHView.middle`) is the lower end of both its halves.
-    private func unpack(arc: Int, low: Int, up: Bool, metric: CCHMetric, into nodes: inout [Int]) {
+    private func unpack(arc: Int, low: Int, up: Bool, metric: RoutingMetric, into nodes: inout [Int]) {
         unpackStack.removeAll(keepingCapacity: true)
         unpackStack.append((Int32(arc), Int32(low), up))
         while let (current32, low32, goingUp) = unpackStack.popLast() {
