@@ -193,16 +193,12 @@ private struct LowerTriangles: @unchecked Sendable {
     let cch: CCHView
     let forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>
 
-    /// All nodes' triangles: on two threads along `split`, or on one. Along a split: each side's nodes' triangles
-    /// below the top on its own thread; then the triangles of those nodes through arcs into the top, on two threads
-    /// that each write the arcs out of half the top's nodes (the nodes below the top only read their own arcs, final
-    /// by then); last the top's own nodes in order. Every arc gets the minimum over the same triangles as on one thread.
+    /// All nodes' triangles: on two threads along `split` (each side's, then the top after both), or on one.
     func run(_ split: CustomizationSplit?) {
         if let split {
             let out = self
             PhaseWorkers.run(2) { side in out.relax(side: UInt8(side), of: split.side) }
-            PhaseWorkers.run(2) { half in out.relaxIntoTop(half: UInt8(half), of: split) }
-            relaxTop(split.side)
+            relax(side: CustomizationSplit.top, of: split.side)
         } else {
             relaxAll()
         }
@@ -216,44 +212,20 @@ private struct LowerTriangles: @unchecked Sendable {
         }
     }
 
-    /// For side 0 or 1: the triangles of that side's nodes through lower arcs x -> y below the top.
+    /// For side 0 or 1: the triangles of that side's nodes through lower arcs x -> y below the top. For the top: every
+    /// node's triangles through lower arcs x -> y into the top (after both sides).
     func relax(side: UInt8, of sides: ContiguousArray<UInt8>) {
-        for x in 0..<cch.nodeCount where sides[x] == side {
+        let top = CustomizationSplit.top
+        for x in 0..<cch.nodeCount where side == top || sides[x] == side {
             let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
-            relax(arcs: begin..<end, lowerArcs: begin..<firstArcIntoTop(x, sides))
-        }
-    }
-
-    /// For half 0 or 1: the triangles of the nodes below the top through lower arcs x -> y into the top, for the y
-    /// of that half (so each thread writes only the arcs out of its own top nodes).
-    func relaxIntoTop(half: UInt8, of split: CustomizationSplit) {
-        let top = CustomizationSplit.top, sides = split.side, topHalf = split.topHalf
-        let firstUp = cch.firstUp, upHead = cch.upHead
-        for x in 0..<cch.nodeCount where sides[x] != top {
-            let end = Int(firstUp[x + 1])
-            for lowerArc in firstArcIntoTop(x, sides)..<end where topHalf[Int(upHead[lowerArc])] == half {
-                relax(arcs: lowerArc..<end, lowerArcs: lowerArc..<(lowerArc + 1))
+            // x's upper neighbours are its elimination-tree ancestors, so those in the top come last.
+            var lower = begin, upper = end
+            while lower < upper {
+                let middle = (lower + upper) >> 1
+                if sides[Int(cch.upHead[middle])] == top { upper = middle } else { lower = middle + 1 }
             }
+            relax(arcs: begin..<end, lowerArcs: side == top ? lower..<end : begin..<lower)
         }
-    }
-
-    /// The triangles of the top's own nodes, in order (after every node below the top).
-    func relaxTop(_ sides: ContiguousArray<UInt8>) {
-        for x in 0..<cch.nodeCount where sides[x] == CustomizationSplit.top {
-            let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
-            relax(arcs: begin..<end, lowerArcs: begin..<end)
-        }
-    }
-
-    /// x's first arc into the top: x's upper neighbours are its elimination-tree ancestors, so those in the top come last.
-    @inline(__always)
-    private func firstArcIntoTop(_ x: Int, _ sides: ContiguousArray<UInt8>) -> Int {
-        var lower = Int(cch.firstUp[x]), upper = Int(cch.firstUp[x + 1])
-        while lower < upper {
-            let middle = (lower + upper) >> 1
-            if sides[Int(cch.upHead[middle])] == CustomizationSplit.top { upper = middle } else { lower = middle + 1 }
-        }
-        return lower
     }
 
     /// y -> x -> z and z -> x -> y for each lower arc x -> y in `lowerArcs` and upper arc x -> z (both in `arcs`, x's
@@ -285,14 +257,11 @@ private struct LowerTriangles: @unchecked Sendable {
 /// How a customization on two threads divides the hierarchy: a top part closed under elimination-tree ancestors
 /// (`side[x] == top`), below which the nodes fall into subtrees that share no node, each on side 0 or 1, of similar
 /// work. An arc y -> z with y below the top is relaxed only by nodes of y's subtree (its side's thread); the arcs out
-/// of the top after both sides: first by the nodes below the top, on two threads that each own the arcs out of the
-/// top nodes of one `topHalf` (of similar work), then by the top's own nodes.
+/// of the top after both sides, by every node with lower arcs into it.
 struct CustomizationSplit {
     /// The `side` of the nodes in the top.
     static let top: UInt8 = 2
     let side: ContiguousArray<UInt8>
-    /// For a node in the top: which of the two threads relaxes the arcs out of it from below the top (0 or 1).
-    let topHalf: ContiguousArray<UInt8>
 
     /// Graphs below this many CCH arcs are customized on one thread.
     static let minimumArcs = 1 << 16
@@ -349,16 +318,6 @@ struct CustomizationSplit {
             let parent = Int(cch.parent[x])
             if parent >= 0 && side[parent] != top { side[x] = side[parent] }
         }
-        // The top's nodes, heaviest first (triangles from below the top: lower arcs into y times y's upper degree),
-        // each to the lighter half.
-        var topHalf = ContiguousArray<UInt8>(repeating: 0, count: n)
-        var topNodes = (0..<n).filter { side[$0] == top }
-        func topWork(_ y: Int) -> Double { Double(lowerDegree[y]) * Double(cch.firstUp[y + 1] - cch.firstUp[y]) }
-        topNodes.sort { topWork($0) > topWork($1) }
-        var halves = (0.0, 0.0)
-        for y in topNodes {
-            if halves.0 <= halves.1 { halves.0 += topWork(y) } else { topHalf[y] = 1; halves.1 += topWork(y) }
-        }
-        return CustomizationSplit(side: side, topHalf: topHalf)
+        return CustomizationSplit(side: side)
     }
 }
