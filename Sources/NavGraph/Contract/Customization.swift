@@ -1,5 +1,3 @@
-import CThreadRandom
-
 /// Arc weights of a customizable contraction hierarchy for one metric. A shortcut's middle node is not stored: unpacking
 /// finds it among the arc's lower triangles (`CCHView.middle`), as RoutingKit does.
 public final class CCHMetric: @unchecked Sendable {
