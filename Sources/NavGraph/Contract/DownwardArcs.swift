@@ -12,14 +12,17 @@ enum DownwardArcs {
         var splitNode = 0
         while splitNode < nodes && Int(firstUp[splitNode]) < arcs / 2 { splitNode += 1 }
         let tails = [0..<splitNode, splitNode..<nodes]
-        let counts = [Counts(nodes), Counts(nodes)]
+        // Each part's counts per node, then its next free slot per node.
+        let counts = (0..<2).map { _ in UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, nodes)) }
+        defer { counts.forEach { $0.deallocate() } }
+        counts.forEach { $0.initialize(repeating: 0) }
         PhaseWorkers.run(2) { part in
-            let count = counts[part].values
+            let count = counts[part]
             for index in Int(firstUp[tails[part].lowerBound])..<Int(firstUp[tails[part].upperBound]) { count[Int(upHead[index])] &+= 1 }
         }
         // Offsets; then each part's next free slot per node: the lower part's from the list's start, the upper part's after it.
         var first = ContiguousArray<UInt32>(repeating: 0, count: nodes + 1)
-        let lowerNext = counts[0].values, upperNext = counts[1].values
+        let lowerNext = counts[0], upperNext = counts[1]
         first.withUnsafeMutableBufferPointer { first in
             for node in 0..<nodes {
                 let lowerCount = lowerNext[node], upperCount = upperNext[node]
@@ -29,15 +32,15 @@ enum DownwardArcs {
             }
         }
         let pairs = ContiguousArray<UInt32>(unsafeUninitializedCapacity: 2 * arcs) { pairs, initialized in
-            let out = UncheckedPairs(pairs)
+            let out = pairs  // each part writes its own slots
             PhaseWorkers.run(2) { part in
-                let next = counts[part].values
+                let next = counts[part]
                 // Tails visited in ascending order, so every node's list comes out ascending.
                 for x in tails[part] {
                     for index in Int(firstUp[x])..<Int(firstUp[x + 1]) {
                         let y = Int(upHead[index])
                         let slot = Int(next[y])
-                        out.pairs[2 * slot] = UInt32(x); out.pairs[2 * slot + 1] = UInt32(index)
+                        out[2 * slot] = UInt32(x); out[2 * slot + 1] = UInt32(index)
                         next[y] = UInt32(slot + 1)
                     }
                 }
@@ -46,22 +49,6 @@ enum DownwardArcs {
         }
         return (first, pairs)
     }
-}
-
-/// One part's counts per node, then its next free slot per node (`DownwardArcs.build`); freed with the object.
-private final class Counts: @unchecked Sendable {
-    let values: UnsafeMutableBufferPointer<UInt32>
-    init(_ count: Int) {
-        values = .allocate(capacity: max(1, count))
-        values.initialize(repeating: 0)
-    }
-    deinit { values.deallocate() }
-}
-
-/// The pairs being written, shared by the two parts (each writes its own slots).
-private struct UncheckedPairs: @unchecked Sendable {
-    let pairs: UnsafeMutableBufferPointer<UInt32>
-    init(_ pairs: UnsafeMutableBufferPointer<UInt32>) { self.pairs = pairs }
 }
 
 extension CCHView {

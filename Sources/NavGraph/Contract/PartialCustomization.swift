@@ -30,11 +30,9 @@ public enum PartialCustomization {
         var report = Report()
         precondition(cch.firstDown.count == cch.nodeCount + 1, "partial customization needs the hierarchy's downward arcs")
         guard let (forward, backward) = metric.writable else { return (metric, report) }
-        let copies = [(UnsafeMutableRawBufferPointer(forward), UnsafeRawBufferPointer(base.forward)),
-                      (UnsafeMutableRawBufferPointer(backward), UnsafeRawBufferPointer(base.backward))]
-        let unchecked = UncheckedCopies(jobs: copies)
-        Parallel.run(2) { _ in
-            while let job = unchecked.next() { job.0.copyMemory(from: job.1) }
+        // The two weight arrays copied side by side, one per worker.
+        Parallel.run(2) { worker in
+            if worker == 0 { _ = forward.update(fromContentsOf: base.forward) } else { _ = backward.update(fromContentsOf: base.backward) }
         }
         report.copySeconds = Date().timeIntervalSince(copyStart)
         let baseForward = base.forward, baseBackward = base.backward
@@ -120,16 +118,6 @@ public enum PartialCustomization {
             }
         }
         return (metric, report)
-    }
-}
-
-/// The two copies of a base metric, taken one at a time by the workers (each writes its own destination).
-private final class UncheckedCopies: @unchecked Sendable {
-    private let lock = NSLock()
-    private var jobs: [(UnsafeMutableRawBufferPointer, UnsafeRawBufferPointer)]
-    init(jobs: [(UnsafeMutableRawBufferPointer, UnsafeRawBufferPointer)]) { self.jobs = jobs }
-    func next() -> (UnsafeMutableRawBufferPointer, UnsafeRawBufferPointer)? {
-        lock.withLock { jobs.popLast() }
     }
 }
 

@@ -12,7 +12,6 @@ final class ArcValueMemo {
     let attributes: PathAttributes
     let width: Int
     private let cch: CCHView
-    private let metric: RoutingMetric
     /// Key per entry: 2 × arc + (1 if driven down) + 1; 0 marks an empty entry. Values: `width` per entry.
     private var keys: UnsafeMutablePointer<UInt32>
     private var slots: UnsafeMutablePointer<Double>
@@ -24,7 +23,6 @@ final class ArcValueMemo {
         self.attributes = attributes
         width = attributes.width
         cch = attributes.graph.cch
-        metric = attributes.metric
         capacity = 1 << 14
         keys = .allocate(capacity: capacity)
         keys.initialize(repeating: 0, count: capacity)
@@ -99,7 +97,7 @@ final class ArcValueMemo {
             let arc = Int(arc32), low = Int(low32)
             if lookup(arc, up: goingUp) != nil { pending.removeLast(); continue }
             let high = Int(cch.upHead[arc])
-            guard let (middle, toLow, toHigh) = cch.middle(of: arc, low: low, up: goingUp, metric: metric) else {
+            guard let (middle, toLow, toHigh) = cch.middle(of: arc, low: low, up: goingUp, metric: attributes.metric) else {
                 store(arc, up: goingUp, attributes.inputArcValue(arc, low: low, high: high, up: goingUp))
                 pending.removeLast()
                 continue
