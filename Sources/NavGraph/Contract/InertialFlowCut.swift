@@ -38,7 +38,7 @@ struct InertialFlowCut {
                 for junction in order.reversed() where taken < share && terminal[junction] == 0 {
                     terminal[junction] = 2; taken += Int(graph.junctionWeight[junction])
                 }
-                let (cut, sourceSide) = flow.minimumCut(terminal: terminal, bound: best.bound)
+                let (cut, sourceSide) = flow.minimumCut(terminal: terminal, bound: { best.bound })
                 guard let sourceSide else { continue }
                 var sourceWeight = 0
                 for junction in 0..<count where sourceSide[junction] { sourceWeight += Int(graph.junctionWeight[junction]) }
@@ -63,34 +63,58 @@ struct InertialFlowCut {
         return [(c, s), (-s, c)]
     }
 
-    /// Junction indices sorted by their position along direction (dx, dy): keys packed with the index into one
-    /// integer each, so that the sort compares integers.
+    /// Junction indices sorted by their position along direction (dx, dy), ties by index: a least-significant-digit
+    /// radix sort of the positions' bits (three stable passes of 11 bits), in the order a sort of (key, index) pairs gives.
     static func sortedAlong(dx: Float, dy: Float, x: [Float], y: [Float]) -> [Int] {
-        var packed = [UInt64](repeating: 0, count: x.count)
-        for index in x.indices {
+        let count = x.count
+        var keys = [UInt32](repeating: 0, count: count), order = [UInt32](repeating: 0, count: count)
+        for index in 0..<count {
             let bits = (dx * x[index] + dy * y[index]).bitPattern
-            let ordered = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000  // float order as unsigned order
-            packed[index] = UInt64(ordered) << 32 | UInt64(index)
+            keys[index] = bits & 0x8000_0000 != 0 ? ~bits : bits | 0x8000_0000  // float order as unsigned order
+            order[index] = UInt32(index)
         }
-        packed.sort()
-        return packed.map { Int($0 & 0xFFFF_FFFF) }
+        var otherKeys = keys, otherOrder = order
+        var counts = [Int](repeating: 0, count: 2_048)
+        for shift: UInt32 in [0, 11, 22] {
+            for bucket in counts.indices { counts[bucket] = 0 }
+            for key in keys { counts[Int((key >> shift) & 2_047)] += 1 }
+            if counts.contains(count) { continue }  // every key has this digit: the pass would change nothing
+            var position = 0
+            for bucket in counts.indices { let size = counts[bucket]; counts[bucket] = position; position += size }
+            for index in 0..<count {
+                let bucket = Int((keys[index] >> shift) & 2_047)
+                otherKeys[counts[bucket]] = keys[index]
+                otherOrder[counts[bucket]] = order[index]
+                counts[bucket] += 1
+            }
+            swap(&keys, &otherKeys)
+            swap(&order, &otherOrder)
+        }
+        return order.map { Int($0) }
     }
 
-    /// For arc a from u to v, the index of the arc from v to u (lists sorted, so a binary search).
+    /// For arc a from u to v, the index of the arc from v to u. The graph is symmetric and its lists sorted, so the
+    /// arcs into v, met in the order of their tails, pair with v's list in order: one cursor per junction, no search.
     static func reverseArcs(_ graph: WeightedJunctionGraph) -> [Int32] {
         var reverse = [Int32](repeating: 0, count: graph.adjacency.count)
+        var cursor = [Int32](repeating: 0, count: graph.junctionCount)
+        for junction in 0..<graph.junctionCount { cursor[junction] = Int32(graph.xadj[junction]) }
         for tail in 0..<graph.junctionCount {
             for arc in Int(graph.xadj[tail])..<Int(graph.xadj[tail + 1]) {
                 let head = Int(graph.adjacency[arc])
-                var low = Int(graph.xadj[head]), high = Int(graph.xadj[head + 1])
-                while low < high {
-                    let middle = (low + high) / 2
-                    if graph.adjacency[middle] < idx_t(tail) { low = middle + 1 } else { high = middle }
-                }
-                reverse[arc] = Int32(low)
+                reverse[arc] = cursor[head]
+                cursor[head] += 1
             }
         }
         return reverse
+    }
+
+    /// The minimum cut between the junctions `terminal` marks 1 (sources) and 2 (sinks): its weight and the junctions
+    /// reachable from a source in the residual graph (for tests against a plain augmenting-path flow).
+    static func minimumCut(graph: WeightedJunctionGraph, terminal: [Int8]) -> (weight: Int, sourceSide: [Bool]) {
+        let flow = MaximumFlow(graph: graph, reverse: reverseArcs(graph))
+        let (weight, sourceSide) = flow.minimumCut(terminal: terminal, bound: { nil })
+        return (weight, sourceSide ?? [])
     }
 }
 
@@ -112,34 +136,54 @@ private final class BestCut: @unchecked Sendable {
     }
 }
 
-/// Dinic's maximum flow between a set of source and a set of sink junctions on an undirected weighted graph. Its
-/// buffers are reused from one call to the next; one object per thread.
+/// Maximum flow between a set of source and a set of sink junctions on an undirected weighted graph, by Boykov and
+/// Kolmogorov's algorithm: one search tree grows from the sources and one from the sinks; where they touch, the path
+/// through both is augmented, and the junctions cut off by saturated arcs are re-attached or freed instead of growing
+/// the trees again. Dinic's algorithm, used before, searched again from every source for each longer path (about as
+/// many searches as the cut's weight on the tiled inputs). Any maximum flow gives the same cut, the junctions reachable
+/// from a source in the residual graph. Buffers are reused from one call to the next; one object per thread.
 private final class MaximumFlow {
     let graph: WeightedJunctionGraph
     let reverse: [Int32]
     let count: Int
-    private let flow: UnsafeMutableBufferPointer<Int32>
-    private let level: UnsafeMutableBufferPointer<Int32>
-    private let current: UnsafeMutableBufferPointer<Int32>
+    /// Per arc: capacity left.
+    private let residual: UnsafeMutableBufferPointer<Int32>
+    /// Per junction: 0 free, 1 in the source tree, 2 in the sink tree.
+    private let tree: UnsafeMutableBufferPointer<Int8>
+    /// Per junction in a tree: the arc from it to its parent, or `MaximumFlow.root` / `orphan`; `free` otherwise.
+    private let parentArc: UnsafeMutableBufferPointer<Int32>
+    /// Per junction: when its distance to a root was last known right (augmentations so far), and that distance.
+    private let stamp: UnsafeMutableBufferPointer<Int32>
+    private let distance: UnsafeMutableBufferPointer<Int32>
+    /// The junctions whose tree may still grow, first in first out (a ring of `count + 1` slots), and whether queued.
     private let queue: UnsafeMutableBufferPointer<Int32>
-    private let stack: UnsafeMutableBufferPointer<Int32>
+    private let queued: UnsafeMutableBufferPointer<Bool>
+    private var orphans: [Int32] = []
+
+    private static let root: Int32 = -1, orphan: Int32 = -2, free: Int32 = -3
 
     init(graph: WeightedJunctionGraph, reverse: [Int32]) {
         self.graph = graph
         self.reverse = reverse
         count = graph.junctionCount
-        flow = .allocate(capacity: graph.adjacency.count)
-        level = .allocate(capacity: count)
-        current = .allocate(capacity: count)
-        queue = .allocate(capacity: count)
-        stack = .allocate(capacity: count + 1)
+        residual = .allocate(capacity: graph.adjacency.count)
+        tree = .allocate(capacity: count)
+        parentArc = .allocate(capacity: count)
+        stamp = .allocate(capacity: count)
+        distance = .allocate(capacity: count)
+        queue = .allocate(capacity: count + 1)
+        queued = .allocate(capacity: count)
     }
 
-    deinit { flow.deallocate(); level.deallocate(); current.deallocate(); queue.deallocate(); stack.deallocate() }
+    deinit {
+        residual.deallocate(); tree.deallocate(); parentArc.deallocate(); stamp.deallocate(); distance.deallocate()
+        queue.deallocate(); queued.deallocate()
+    }
 
     /// The cut's weight and the junctions on the source side (reachable from a source in the residual graph), or nil
-    /// when the flow exceeds `bound` (a cut as small was found already). `terminal`: 1 source, 2 sink, 0 neither.
-    func minimumCut(terminal: [Int8], bound: Int?) -> (Int, [Bool]?) {
+    /// once the flow exceeds `bound()` (a smaller cut was found already; read after every augmentation).
+    /// `terminal`: 1 source, 2 sink, 0 neither.
+    func minimumCut(terminal: [Int8], bound: () -> Int?) -> (Int, [Bool]?) {
         graph.xadj.withUnsafeBufferPointer { xadj in
             graph.adjacency.withUnsafeBufferPointer { adjacency in
                 graph.edgeWeight.withUnsafeBufferPointer { weight in
@@ -154,86 +198,166 @@ private final class MaximumFlow {
     }
 
     private func minimumCut(xadj: UnsafeBufferPointer<idx_t>, adjacency: UnsafeBufferPointer<idx_t>, weight: UnsafeBufferPointer<idx_t>,
-                            reverse: UnsafeBufferPointer<Int32>, terminal: UnsafeBufferPointer<Int8>, bound: Int?) -> (Int, [Bool]?) {
-        flow.update(repeating: 0)
-        // Only sources with a neighbour that is not a source start searches (the others are never reached).
-        var boundary: [Int32] = []
-        for junction in 0..<count where terminal[junction] == 1 {
-            for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) where terminal[Int(adjacency[arc])] != 1 {
-                boundary.append(Int32(junction)); break
+                            reverse: UnsafeBufferPointer<Int32>, terminal: UnsafeBufferPointer<Int8>, bound: () -> Int?) -> (Int, [Bool]?) {
+        let residual = self.residual, tree = self.tree, parentArc = self.parentArc, stamp = self.stamp
+        let distance = self.distance, queue = self.queue, queued = self.queued
+        let root = MaximumFlow.root, orphan = MaximumFlow.orphan, free = MaximumFlow.free
+        for arc in 0..<adjacency.count { residual[arc] = weight[arc] }
+        let slots = count + 1
+        var head = 0, tail = 0
+        func activate(_ junction: Int) {
+            if queued[junction] { return }
+            queued[junction] = true
+            queue[tail] = Int32(junction)
+            tail = tail + 1 == slots ? 0 : tail + 1
+        }
+        for junction in 0..<count {
+            queued[junction] = false
+            stamp[junction] = 0
+            distance[junction] = 1
+            let kind = terminal[junction]
+            tree[junction] = kind
+            parentArc[junction] = kind == 0 ? free : root
+        }
+        // Only terminals with a neighbour of another kind start growing (the others are never reached).
+        for junction in 0..<count where terminal[junction] != 0 {
+            for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) where terminal[Int(adjacency[arc])] != terminal[junction] {
+                activate(junction); break
             }
         }
+        var time: Int32 = 0
         var total = 0
-        while true {
-            // Levels from the sources along arcs with residual capacity; stop at the first level holding a sink.
-            for junction in 0..<count { level[junction] = terminal[junction] == 1 ? 0 : -1 }
-            var tail = 0
-            for junction in boundary { queue[tail] = junction; tail += 1 }
-            var head = 0, sinkLevel = Int32.max
-            while head < tail {
-                let node = Int(queue[head]); head += 1
-                let nextLevel = level[node] + 1
-                if nextLevel > sinkLevel { break }
-                for arc in Int(xadj[node])..<Int(xadj[node + 1]) where weight[arc] > flow[arc] {
-                    let next = Int(adjacency[arc])
-                    if level[next] >= 0 { continue }
-                    level[next] = nextLevel
-                    if terminal[next] == 2 { sinkLevel = nextLevel } else { queue[tail] = Int32(next); tail += 1 }
+        orphans.removeAll(keepingCapacity: true)
+
+        /// Pushes the path's bottleneck along source root → `fromSource` → `toSink` → sink root (`middle` joins the
+        /// two); the junctions below arcs it saturates become orphans. Returns the amount pushed.
+        func augment(fromSource: Int, toSink: Int, middle: Int) -> Int32 {
+            var bottleneck = residual[middle]
+            var junction = fromSource
+            while parentArc[junction] != root {
+                let arc = Int(parentArc[junction])
+                bottleneck = min(bottleneck, residual[Int(reverse[arc])])
+                junction = Int(adjacency[arc])
+            }
+            junction = toSink
+            while parentArc[junction] != root {
+                let arc = Int(parentArc[junction])
+                bottleneck = min(bottleneck, residual[arc])
+                junction = Int(adjacency[arc])
+            }
+            residual[middle] -= bottleneck
+            residual[Int(reverse[middle])] += bottleneck
+            junction = fromSource
+            while parentArc[junction] != root {
+                let arc = Int(parentArc[junction]), down = Int(reverse[arc])
+                residual[down] -= bottleneck
+                residual[arc] += bottleneck
+                let parent = Int(adjacency[arc])
+                if residual[down] == 0 { parentArc[junction] = orphan; orphans.append(Int32(junction)) }
+                junction = parent
+            }
+            junction = toSink
+            while parentArc[junction] != root {
+                let arc = Int(parentArc[junction])
+                residual[arc] -= bottleneck
+                residual[Int(reverse[arc])] += bottleneck
+                let parent = Int(adjacency[arc])
+                if residual[arc] == 0 { parentArc[junction] = orphan; orphans.append(Int32(junction)) }
+                junction = parent
+            }
+            return bottleneck
+        }
+
+        /// Gives each orphan a parent in its tree that still leads to a root (the nearest one found), or frees it:
+        /// its children become orphans and its tree neighbours that could reach it grow again.
+        func adoptOrphans() {
+            var next = 0
+            while next < orphans.count {
+                let junction = Int(orphans[next]); next += 1
+                let side = tree[Int(junction)]
+                var best = -1, bestDistance = Int32.max
+                for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) {
+                    let neighbor = Int(adjacency[arc])
+                    guard tree[neighbor] == side, residual[side == 1 ? Int(reverse[arc]) : arc] > 0 else { continue }
+                    // Does the neighbour still lead to a root? Walk up until a root or a junction checked already.
+                    var walked = neighbor, steps: Int32 = 0, reaches = false
+                    while true {
+                        if stamp[walked] == time { steps += distance[walked]; reaches = true; break }
+                        let up = parentArc[walked]
+                        steps += 1
+                        if up == root { stamp[walked] = time; distance[walked] = 1; reaches = true; break }
+                        if up < 0 { break }
+                        walked = Int(adjacency[Int(up)])
+                    }
+                    guard reaches else { continue }
+                    if steps < bestDistance { bestDistance = steps; best = arc }
+                    var marked = neighbor
+                    while stamp[marked] != time {
+                        stamp[marked] = time; distance[marked] = steps; steps -= 1
+                        marked = Int(adjacency[Int(parentArc[marked])])
+                    }
+                }
+                if best >= 0 {
+                    parentArc[junction] = Int32(best); stamp[junction] = time; distance[junction] = bestDistance + 1
+                    continue
+                }
+                tree[junction] = 0
+                parentArc[junction] = free
+                for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) {
+                    let neighbor = Int(adjacency[arc])
+                    guard tree[neighbor] == side else { continue }
+                    if residual[side == 1 ? Int(reverse[arc]) : arc] > 0 { activate(neighbor) }
+                    let up = parentArc[neighbor]
+                    if up >= 0 && Int(adjacency[Int(up)]) == junction { parentArc[neighbor] = orphan; orphans.append(Int32(neighbor)) }
                 }
             }
-            if sinkLevel == Int32.max { break }
-            // Blocking flow: depth-first paths from each source along increasing levels; junctions with no way on
-            // are cut off (level -1).
-            for junction in 0..<count { current[junction] = xadj[junction] }
-            for source in boundary {
-                while true {
-                    var depth = 0
-                    stack[0] = source
-                    var reached = false
-                    while depth >= 0 {
-                        let node = Int(stack[depth])
-                        if terminal[node] == 2 { reached = true; break }
-                        var advanced = false
-                        let end = xadj[node + 1], wanted = level[node] + 1
-                        while current[node] < end {
-                            let arc = Int(current[node])
-                            let next = Int(adjacency[arc])
-                            if weight[arc] > flow[arc] && level[next] == wanted {
-                                depth += 1; stack[depth] = Int32(next); advanced = true; break
-                            }
-                            current[node] += 1
-                        }
-                        if !advanced {
-                            level[node] = -1
-                            depth -= 1
-                            if depth >= 0 { current[Int(stack[depth])] += 1 }
-                        }
+            orphans.removeAll(keepingCapacity: true)
+        }
+
+        while head != tail {
+            let junction = Int(queue[head])
+            head = head + 1 == slots ? 0 : head + 1
+            queued[junction] = false
+            // Grow the junction's tree by its free neighbours until a neighbour in the other tree closes a path.
+            while tree[junction] != 0 {
+                let side = tree[junction]
+                var path: (fromSource: Int, toSink: Int, middle: Int)?
+                for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) {
+                    let neighbor = Int(adjacency[arc])
+                    let toward = side == 1 ? arc : Int(reverse[arc])  // the arc from the source side to the sink side
+                    guard residual[toward] > 0 else { continue }
+                    let other = tree[neighbor]
+                    if other == 0 {
+                        tree[neighbor] = side
+                        parentArc[neighbor] = reverse[arc]
+                        stamp[neighbor] = stamp[junction]; distance[neighbor] = distance[junction] + 1
+                        activate(neighbor)
+                    } else if other != side {
+                        path = side == 1 ? (junction, neighbor, arc) : (neighbor, junction, toward)
+                        break
+                    } else if stamp[neighbor] <= stamp[junction] && distance[neighbor] > distance[junction] {
+                        // A shorter way to a root for the neighbour (keeps the trees shallow).
+                        parentArc[neighbor] = reverse[arc]
+                        stamp[neighbor] = stamp[junction]; distance[neighbor] = distance[junction] + 1
                     }
-                    if !reached { break }
-                    var bottleneck = Int32.max
-                    for index in 0..<depth {
-                        let arc = Int(current[Int(stack[index])])
-                        bottleneck = min(bottleneck, weight[arc] - flow[arc])
-                    }
-                    for index in 0..<depth {
-                        let arc = Int(current[Int(stack[index])])
-                        flow[arc] += bottleneck
-                        flow[Int(reverse[arc])] -= bottleneck
-                    }
-                    total += Int(bottleneck)
-                    if let bound, total > bound { return (total, nil) }
                 }
+                guard let path else { break }
+                time += 1
+                total += Int(augment(fromSource: path.fromSource, toSink: path.toSink, middle: path.middle))
+                if let bound = bound(), total > bound { return (total, nil) }
+                adoptOrphans()
             }
         }
         // The source side: reachable from a source in the residual graph.
         var reachable = [Bool](repeating: false, count: count)
-        var tail = 0
-        for junction in 0..<count where terminal[junction] == 1 { reachable[junction] = true }
-        for junction in boundary { queue[tail] = junction; tail += 1 }
-        var head = 0
+        head = 0; tail = 0
+        for junction in 0..<count where terminal[junction] == 1 {
+            reachable[junction] = true
+            queue[tail] = Int32(junction); tail += 1
+        }
         while head < tail {
-            let node = Int(queue[head]); head += 1
-            for arc in Int(xadj[node])..<Int(xadj[node + 1]) where weight[arc] > flow[arc] {
+            let junction = Int(queue[head]); head += 1
+            for arc in Int(xadj[junction])..<Int(xadj[junction + 1]) where residual[arc] > 0 {
                 let next = Int(adjacency[arc])
                 if !reachable[next] { reachable[next] = true; queue[tail] = Int32(next); tail += 1 }
             }
