@@ -1,13 +1,14 @@
 import Foundation
 import NavGraph
 
-// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes] [--profile truck]
+// navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes [--unpack no]] [--profile truck]
 //                [--guidance-rounds N [--locale TAG] [--warm-up same|other] [--back-to-back same|other]]
 // With --guidance-rounds N only plain and plain + steps run, pair by pair, N rounds (GuidanceRounds.swift); --locale
 // asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
 // other routes between the same points instead of the measured ones; --back-to-back other routes a different pair
 // right after each pair instead of the same pair again.
-// With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run.
+// With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run;
+// --unpack no then times the hierarchy search alone (the cost, without unpacking the path's shortcuts).
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
 // steps built), and the
 // customization time of every avoid combination and of the traffic update. Prints one JSON object to stdout;
@@ -183,7 +184,7 @@ do {
         let start = now()
         for (source, target) in ids {
             let begin = now()
-            if (try? query.cost(from: source, to: target, metric: metric, algorithm: .hierarchy)) ?? nil != nil {
+            if (try? query.cost(from: source, to: target, metric: metric, algorithm: .hierarchy, unpack: choice("unpack", ["yes", "no"], fallback: "yes", in: options) == "yes")) ?? nil != nil {
                 latencies.append((now() - begin) * 1000)
             } else {
                 failed += 1

@@ -38,8 +38,9 @@ public final class NodeToNodeQuery {
         return d & 1 == 0 ? (from, to) : (to, from)
     }
 
-    /// Cost in milliseconds from junction `source` to junction `target` (0-based), or nil if unreachable.
-    public func cost(from source: Int, to target: Int, metric: RoutingMetric, algorithm: SearchAlgorithm) throws -> Int? {
+    /// Cost in milliseconds from junction `source` to junction `target` (0-based), or nil if unreachable. With
+    /// `unpack` false the hierarchy search stops at the cost (the path's shortcuts are not unpacked).
+    public func cost(from source: Int, to target: Int, metric: RoutingMetric, algorithm: SearchAlgorithm, unpack: Bool = true) throws -> Int? {
         let count = firstLeaving.count - 1
         guard (0..<count).contains(source), (0..<count).contains(target) else {
             throw NavGraphError("node id out of range: \(source + 1) or \(target + 1) (graph has \(count) nodes)")
@@ -49,6 +50,9 @@ public final class NodeToNodeQuery {
             .filter { metric.nodeWeight[$0] < CCHMetric.infinity }.map { Endpoint(node: $0, cost: metric.nodeWeight[$0]) }
         let targets = (firstArriving[target]..<firstArriving[target + 1]).map { Endpoint(node: Int(arriving[$0]), cost: 0) }
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
+        if !unpack, algorithm == .hierarchy, let hierarchy = router.search(algorithm) as? CCHSearch {
+            return hierarchy.distance(sources: sources, targets: targets, metric: metric)?.0
+        }
         return router.search(algorithm).search(sources: sources, targets: targets, metric: metric)?.cost
     }
 }
