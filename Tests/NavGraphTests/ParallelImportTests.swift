@@ -133,6 +133,30 @@ import Testing
         }
         #expect(shortcuts > arcs / 10, "\(shortcuts) shortcut directions of \(arcs) arcs")
         #expect(unexplained == 0, "\(unexplained) arc directions whose weight neither a triangle nor the input turn gives")
+        // The middle hints name the middle the search finds, in the stored metric (customized at import) and in one
+        // customized here (avoiding tolls and motorways).
+        let avoiding = Router(graph: graph).metric(avoid: [.toll, .highway], mode: .strict, traffic: nil)
+        for (label, checked) in [("stored", routingMetric), ("avoiding", avoiding)] {
+            #expect(checked.hierarchy.middleHint.count == 2 * arcs, "\(label): \(checked.hierarchy.middleHint.count) hints")
+            var differing = 0, hinted = 0, usable = 0
+            for low in 0..<cch.nodeCount {
+                for arc in Int(cch.firstUp[low])..<Int(cch.firstUp[low + 1]) {
+                    for up in [true, false] {
+                        let weight = up ? checked.hierarchy.forward[arc] : checked.hierarchy.backward[arc]
+                        guard weight < infinity else { continue }
+                        usable += 1
+                        if checked.hierarchy.middleHint[2 * arc + (up ? 0 : 1)] != CCHMetric.searchHint { hinted += 1 }
+                        let byHint = cch.middle(of: arc, low: low, up: up, metric: checked)
+                        let bySearch = cch.middleBySearch(of: arc, low: low, up: up, metric: checked)
+                        if byHint?.node != bySearch?.node || byHint?.toLow != bySearch?.toLow || byHint?.toHigh != bySearch?.toHigh {
+                            differing += 1
+                        }
+                    }
+                }
+            }
+            #expect(differing == 0, "\(label): \(differing) of \(usable) arc directions get another middle from their hint")
+            #expect(hinted * 100 >= usable * 99, "\(label): only \(hinted) of \(usable) arc directions have a hint")
+        }
     }
 
     /// Every part runs exactly once, also when worker runs nest (as the nested dissection's halves do).

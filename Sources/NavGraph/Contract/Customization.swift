@@ -1,40 +1,68 @@
-/// Arc weights of a customizable contraction hierarchy for one metric. A shortcut's middle node is not stored: unpacking
-/// finds it among the arc's lower triangles (`CCHView.middle`), as RoutingKit does.
+/// Arc weights of a customizable contraction hierarchy for one metric, with a one-byte hint per arc and direction for
+/// unpacking: a shortcut's middle node is not stored, but where it stands among the arc's lower triangles
+/// (`CCHView.middle`; RoutingKit's metrics hold weights only and search the triangles every time).
 public final class CCHMetric: @unchecked Sendable {
     /// Weight of an arc that cannot be used.
     public static let infinity: UInt32 = 0x7FFF_FFFF
+    /// `middleHint` of an arc direction whose weight is its own input turn's (or that cannot be used).
+    public static let inputTurnHint: UInt8 = 0
+    /// `middleHint` of an arc direction whose middle must be searched (further down the list than a byte counts, or
+    /// not recorded, as after a partial customization).
+    public static let searchHint: UInt8 = 255
 
     /// Weight of going up (lower rank to higher rank) along each CCH arc.
     public let forward: UnsafeBufferPointer<UInt32>
     /// Weight of going down along each CCH arc.
     public let backward: UnsafeBufferPointer<UInt32>
+    /// Per arc, up then down (2 × arc + 1 for down): `inputTurnHint`, `searchHint`, or k for a middle node x that is
+    /// entry k - 1 of the arc's lower end's downward list (`CCHView.firstDown`); empty when the metric has none.
+    public let middleHint: UnsafeBufferPointer<UInt8>
     private let owner: AnyObject?
     private let ownedWeights: UnsafeMutableBufferPointer<UInt32>?
+    private let ownedHints: UnsafeMutableBufferPointer<UInt8>?
 
     /// Wraps arrays that live elsewhere (a mapped graph file kept alive by owner).
-    public init(forward: UnsafeBufferPointer<UInt32>, backward: UnsafeBufferPointer<UInt32>, owner: AnyObject) {
-        self.forward = forward; self.backward = backward
+    public init(forward: UnsafeBufferPointer<UInt32>, backward: UnsafeBufferPointer<UInt32>,
+                middleHint: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0), owner: AnyObject) {
+        self.forward = forward; self.backward = backward; self.middleHint = middleHint
         self.owner = owner
         ownedWeights = nil
+        ownedHints = nil
     }
 
-    /// An owned metric of unusable arcs; with `filled` false its values are left for the caller to write (trivial types).
-    init(arcCount: Int, filled: Bool = true) {
+    /// An owned metric of unusable arcs, with a hint per arc and direction (all `inputTurnHint`) when `hints`; with
+    /// `filled` false its values are left for the caller to write (trivial types).
+    init(arcCount: Int, filled: Bool = true, hints: Bool = true) {
         let weights = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, arcCount * 2))
         if filled { weights.initialize(repeating: CCHMetric.infinity) }
         ownedWeights = weights
         forward = UnsafeBufferPointer(rebasing: weights[0..<arcCount])
         backward = UnsafeBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
+        if hints {
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, arcCount * 2))
+            if filled { bytes.initialize(repeating: CCHMetric.inputTurnHint) }
+            ownedHints = bytes
+            middleHint = UnsafeBufferPointer(rebasing: bytes[0..<(2 * arcCount)])
+        } else {
+            ownedHints = nil
+            middleHint = UnsafeBufferPointer(start: nil, count: 0)
+        }
         owner = nil
     }
 
-    deinit { ownedWeights?.deallocate() }
+    deinit { ownedWeights?.deallocate(); ownedHints?.deallocate() }
 
     /// Writable views of an owned metric: forward, backward.
     var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)? {
         guard let weights = ownedWeights else { return nil }
         let count = forward.count
         return (UnsafeMutableBufferPointer(rebasing: weights[0..<count]), UnsafeMutableBufferPointer(rebasing: weights[count..<(2 * count)]))
+    }
+
+    /// The writable hints of an owned metric that has them.
+    var writableHints: UnsafeMutableBufferPointer<UInt8>? {
+        guard let hints = ownedHints else { return nil }
+        return UnsafeMutableBufferPointer(rebasing: hints[0..<middleHint.count])
     }
 }
 
@@ -135,23 +163,31 @@ public enum Customization {
         rethrows -> CCHMetric {
         let metric = CCHMetric(arcCount: cch.arcCount, filled: false)
         guard let (forward, backward) = metric.writable else { return metric }
-        try customize(hierarchy: cch, nodeWeight: nodeWeight, split: split, inputArcs: inputArcs, into: forward, backward)
+        try customize(hierarchy: cch, nodeWeight: nodeWeight, split: split, inputArcs: inputArcs, into: forward, backward,
+                      hints: metric.writableHints)
         return metric
     }
 
-    /// The same metric, written into arrays the caller gives (one entry per CCH arc each; their contents are replaced):
-    /// forward, backward.
+    /// The same metric, written into arrays the caller gives (one entry per CCH arc each, two hints per arc; their
+    /// contents are replaced): forward, backward, and the middle hints when given.
     static func customize(hierarchy cch: CCHView, nodeWeight: UnsafeBufferPointer<UInt32>, split: CustomizationSplit?,
                           inputArcs: ((UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws -> Void,
-                          into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>) rethrows {
+                          into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>,
+                          hints: UnsafeMutableBufferPointer<UInt8>?) rethrows {
         precondition(forward.count == cch.arcCount && backward.count == cch.arcCount, "metric arrays of the wrong size")
+        precondition(hints.map { $0.count == 2 * cch.arcCount } ?? true, "middle hints of the wrong size")
         forward.update(repeating: CCHMetric.infinity)
         backward.update(repeating: CCHMetric.infinity)
+        hints?.update(repeating: CCHMetric.inputTurnHint)
         try addInputArcs(nodeWeight: nodeWeight, inputArcs: inputArcs, forward: forward, backward: backward)
 
         // Lower triangles, bottom-up: when x is processed, every arc leaving x upward is final. Each arc y -> z is
-        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both).
-        LowerTriangles(cch: cch, forward: forward, backward: backward).run(split)
+        // relaxed by its triangles in ascending x, also on two threads (one side's, or after both). With hints, each
+        // node y counts the arcs x -> y seen so far: that count is x's entry in y's downward list.
+        let seen = hints == nil ? nil : UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, cch.nodeCount))
+        seen?.initialize(repeating: 0)
+        defer { seen?.deallocate() }
+        LowerTriangles(cch: cch, forward: forward, backward: backward, hints: hints?.baseAddress, seen: seen?.baseAddress).run(split)
         clamp(forward, backward)
     }
 
@@ -186,10 +222,13 @@ public enum Customization {
     }
 }
 
-/// The lower-triangle pass of a customization over the metric being written.
+/// The lower-triangle pass of a customization over the metric being written, and its middle hints when `hints` is
+/// given (`seen`: per node y, the arcs x -> y relaxed so far, zero at the start).
 private struct LowerTriangles: @unchecked Sendable {
     let cch: CCHView
     let forward: UnsafeMutableBufferPointer<UInt32>, backward: UnsafeMutableBufferPointer<UInt32>
+    let hints: UnsafeMutablePointer<UInt8>?
+    let seen: UnsafeMutablePointer<UInt32>?
 
     /// All nodes' triangles: on two threads along `split` (each side's, then the top after both), or on one.
     func run(_ split: CustomizationSplit?) {
@@ -231,12 +270,23 @@ private struct LowerTriangles: @unchecked Sendable {
     /// x's row above y is part of y's), so no per-node scratch array is needed.
     @inline(__always)
     private func relax(arcs: Range<Int>, lowerArcs: Range<Int>) {
+        if let seen, arcs.count < 2 {
+            // No triangles, but x still takes its entry in each y's list.
+            for lowerArc in lowerArcs { seen[Int(cch.upHead[lowerArc])] += 1 }
+        }
         if arcs.count < 2 || lowerArcs.isEmpty { return }
         let firstUp = cch.firstUp, upHead = cch.upHead
         let end = arcs.upperBound
         for lowerArc in lowerArcs {
             let y = Int(upHead[lowerArc])
             let xyUp = forward[lowerArc], xyDown = backward[lowerArc]
+            // x's entry in y's downward list, as a hint (1 + entry) while a byte holds it.
+            var hint = CCHMetric.searchHint
+            if let seen {
+                let entry = seen[y]
+                seen[y] = entry + 1
+                if entry < UInt32(CCHMetric.searchHint - 1) { hint = UInt8(entry + 1) }
+            }
             var otherArc = lowerArc + 1
             for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
                 guard otherArc < end else { break }
@@ -244,9 +294,15 @@ private struct LowerTriangles: @unchecked Sendable {
                 while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
                 guard otherArc < end, upHead[otherArc] == z else { continue }
                 let up = xyDown &+ forward[otherArc]
-                if up < forward[topArc] { forward[topArc] = up }
+                if up < forward[topArc] {
+                    forward[topArc] = up
+                    hints?[2 * topArc] = hint
+                }
                 let down = backward[otherArc] &+ xyUp
-                if down < backward[topArc] { backward[topArc] = down }
+                if down < backward[topArc] {
+                    backward[topArc] = down
+                    hints?[2 * topArc + 1] = hint
+                }
             }
         }
     }

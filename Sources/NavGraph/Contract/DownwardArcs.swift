@@ -54,10 +54,31 @@ enum DownwardArcs {
 extension CCHView {
     /// The middle node x of arc `arc` (lower end `low`) driven up (low -> high) or down (high -> low) under `metric`,
     /// with the arcs x -> low and x -> high; nil when the arc's own input turn gives its weight. As the customization
-    /// decides it: the input turn first, then the lowest x whose lower triangle gives the weight. Needs the view's
-    /// downward arcs; x is always below `low`.
+    /// decides it: the input turn first, then the lowest x whose lower triangle gives the weight. The metric's middle
+    /// hint names it in one byte (`CCHMetric.middleHint`); without one, the lower triangles are searched. Needs the
+    /// view's downward arcs; x is always below `low`.
     @inline(__always)
     func middle(of arc: Int, low: Int, up: Bool, metric: RoutingMetric) -> (node: Int, toLow: Int, toHigh: Int)? {
+        // The metric's hint says which: the input turn, or x as an entry of low's downward list.
+        let hints = metric.hierarchy.middleHint
+        let slot = 2 * arc + (up ? 0 : 1)
+        if slot < hints.count {
+            let hint = hints[slot]
+            if hint == CCHMetric.inputTurnHint { return nil }
+            if hint != CCHMetric.searchHint, low + 1 < firstDown.count {
+                let entry = Int(firstDown[low]) + Int(hint) - 1
+                if entry < Int(firstDown[low + 1]) {
+                    let x = Int(downArcs[2 * entry]), toLow = Int(downArcs[2 * entry + 1])
+                    if let toHigh = self.arc(from: x, to: Int(upHead[arc])) { return (x, toLow, toHigh) }
+                }
+            }
+        }
+        return middleBySearch(of: arc, low: low, up: up, metric: metric)
+    }
+
+    /// `middle` found without the hint: the input turn first, then the lower triangles of the shorter downward list.
+    @inline(__always)
+    func middleBySearch(of arc: Int, low: Int, up: Bool, metric: RoutingMetric) -> (node: Int, toLow: Int, toHigh: Int)? {
         let high = Int(upHead[arc])
         let hierarchy = metric.hierarchy
         let weight = up ? hierarchy.forward[arc] : hierarchy.backward[arc]

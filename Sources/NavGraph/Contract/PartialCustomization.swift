@@ -30,9 +30,15 @@ public enum PartialCustomization {
         var report = Report()
         precondition(cch.firstDown.count == cch.nodeCount + 1, "partial customization needs the hierarchy's downward arcs")
         guard let (forward, backward) = metric.writable else { return (metric, report) }
-        // The two weight arrays copied side by side, one per worker.
+        // The two weight arrays copied side by side, one per worker, and the middle hints: the base's still hold for
+        // every arc that is not recomputed (weights only rise, so its middle's triangle is unchanged); recomputed arcs
+        // get `searchHint` below.
+        let hints = metric.writableHints
         Parallel.run(2) { worker in
             if worker == 0 { _ = forward.update(fromContentsOf: base.forward) } else { _ = backward.update(fromContentsOf: base.backward) }
+            if worker == 1, let hints {
+                if base.middleHint.count == hints.count { _ = hints.update(fromContentsOf: base.middleHint) } else { hints.update(repeating: CCHMetric.searchHint) }
+            }
         }
         report.copySeconds = Date().timeIntervalSince(copyStart)
         let baseForward = base.forward, baseBackward = base.backward
@@ -102,6 +108,7 @@ public enum PartialCustomization {
             }
             up = min(up, infinity); downWeight = min(downWeight, infinity)
             report.recomputedArcs += 1
+            if let hints { hints[2 * arc] = CCHMetric.searchHint; hints[2 * arc + 1] = CCHMetric.searchHint }
             let changed = up != forward[arc] || downWeight != backward[arc]
             forward[arc] = up; backward[arc] = downWeight
             guard changed else { continue }

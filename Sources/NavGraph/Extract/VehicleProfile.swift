@@ -70,7 +70,7 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
 /// A per-profile array of the graph file.
 enum ProfileField: String, CaseIterable {
     case timeForward = "tf", timeBackward = "tb", flags = "fl", turnCost = "tc"
-    case metricForward = "mf", metricBackward = "mb"
+    case metricForward = "mf", metricBackward = "mb", metricHint = "mh"
 
     /// The section the road set's first profile uses.
     var baseSection: String {
@@ -81,6 +81,7 @@ enum ProfileField: String, CaseIterable {
         case .turnCost: Section.turnCost
         case .metricForward: Section.metricForward
         case .metricBackward: Section.metricBackward
+        case .metricHint: Section.metricHint
         }
     }
 }

@@ -39,8 +39,9 @@ public final class RoutingEngine: Sendable {
         snapper = Snapper(graph: graph)
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
-        // At most about 4 GB of customized hierarchies (8 bytes per arc each), however many the caller allows.
-        let metricBytes = max(1, 8 * graph.cch.arcCount)
+        // At most about 4 GB of customized hierarchies (10 bytes per arc each: weights and middle hints), however many
+        // the caller allows.
+        let metricBytes = max(1, 10 * graph.cch.arcCount)
         cache = MetricCache(capacity: min(cacheCapacity, max(2, Self.cacheBudgetBytes / metricBytes)),
                             freeFlow: RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
     }

@@ -6,7 +6,9 @@ public enum GraphFileFormat {
     /// 3: guidance sections (traffic controls, exit numbers, lanes, destinations, junction adjacency).
     /// 5: vehicle profiles (per-profile times, flags, turn costs and metrics; truck limits; the cycling/walking road set).
     /// 6: localized street names (`name:XX` of the guidance languages, per way).
-    public static let version: UInt32 = 7
+    /// 7: metrics without middle nodes; the hierarchy's downward arcs (`cch.firstDown`, `cch.downArcs`).
+    /// 8: a middle hint per metric, arc and direction (`metric.hint`, `CCHMetric.middleHint`).
+    public static let version: UInt32 = 8
     public static let alignment = 64
     public static let nameLength = 24
     /// Header: magic (8), version (4), section count (4), table CRC (4), reserved (4).

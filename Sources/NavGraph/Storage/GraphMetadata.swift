@@ -52,6 +52,8 @@ public enum Section {
     /// The hierarchy's downward arcs (DownwardArcs), since version 7, when metrics stopped storing middle nodes.
     public static let cchFirstDown = "cch.firstDown", cchDownArcs = "cch.downArcs"
     public static let metricForward = "metric.forward", metricBackward = "metric.backward"
+    /// Two bytes per CCH arc, up then down: where unpacking finds the middle (`CCHMetric.middleHint`), since version 8.
+    public static let metricHint = "metric.hint"
     public static let gridFirst = "grid.first", gridSegment = "grid.segment"
     public static let nodeControl = "node.control", nodeExitRef = "node.exitRef", shapeControl = "shape.control"
     public static let edgeGuide = "edge.guide", guideFields = "guide.fields"

@@ -111,7 +111,7 @@ public final class RoutingGraph: @unchecked Sendable {
                       firstDown: try file.array(name(Section.cchFirstDown)), downArcs: try file.array(name(Section.cchDownArcs)))
         turnCost = try file.array(profile.sectionName(.turnCost))
         freeFlowMetric = CCHMetric(forward: try file.array(profile.sectionName(.metricForward)), backward: try file.array(profile.sectionName(.metricBackward)),
-                                   owner: file)
+                                   middleHint: try file.array(profile.sectionName(.metricHint)), owner: file)
         gridFirst = try file.array(name(Section.gridFirst))
         gridSegment = try file.array(name(Section.gridSegment))
         restrictionCount = try file.array(name(Section.restrictionRelation), of: Int64.self).count
@@ -150,7 +150,8 @@ public final class RoutingGraph: @unchecked Sendable {
                 && turnCost.count == cch.turnHead.count),
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count
                 && cch.firstDown.count == routing + 1 && Int(cch.firstDown.last ?? 0) == cch.upHead.count && cch.downArcs.count == 2 * cch.upHead.count),
-            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count),
+            ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count
+                && freeFlowMetric.middleHint.count == 2 * cch.upHead.count),
             ("guidance", nodeControl.count == nodes && nodeExitRef.count == nodes && shapeControl.count == shapeLatE7.count
                 && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0),
             ("junctions", junctionFirstOut.count == nodes + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count),
