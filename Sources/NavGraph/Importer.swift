@@ -347,13 +347,14 @@ public enum Importer {
             InputArcSource(count: turnCount, head: .written(ahead.head), code: .written(code), cost: $0, stream: writer.stream)
         }
         // One customization per profile of the shared hierarchy: its edge times, and its own restrictions as turn penalties.
-        // Each metric (10 bytes per CCH arc: weights and middle hints) is written to the file as soon as it is customized and freed; its table
-        // entries go in their place below. Small metrics are customized side by side on concurrent threads; when the
-        // metrics that would be resident at once exceed the budget, one after the other, each on two threads.
+        // Each metric (`CCHMetric.bytesPerArc`: weights and middle hints) is written to the file as soon as it is
+        // customized and freed; its table entries go in their place below. Small metrics are customized side by side
+        // on concurrent threads; when the metrics that would be resident at once exceed the budget, one after the
+        // other, each on two threads.
         waits.beforeCustomize()
         let customized = written.takeNodeWeights().map { CustomizedProfile(nodeWeight: $0) }
         let metricWriter = writer  // only its `write` is used, from the customization threads
-        let metricBytes = (2 * 4 + 2) * topology.arcCount  // weights up and down, and their middle hints
+        let metricBytes = CCHMetric.bytesPerArc * topology.arcCount
         let oneAtATime = metricBytes * min(profileIDs.count, Parallel.workerCount) > metricBudget
         let hierarchy = topology  // what the customization threads read (the same arrays)
         // Side by side in groups of one per core; a profile left over (the third of three on two cores) then runs alone
@@ -386,7 +387,7 @@ public enum Importer {
                         let count = hierarchy.arcCount
                         let forward = try metricWriter.reserve(id.baseSectionName(.metricForward), count: count, of: UInt32.self)
                         let backward = try metricWriter.reserve(id.baseSectionName(.metricBackward), count: count, of: UInt32.self)
-                        let hints = try metricWriter.reserve(id.baseSectionName(.metricHint), count: 2 * count, of: UInt8.self)
+                        let hints = try metricWriter.reserve(id.baseSectionName(.metricHint), count: CCHMetric.hintsPerArc * count, of: UInt8.self)
                         try CCHView.with(hierarchy: hierarchy) { view in
                             try nodeWeight.withUnsafeBufferPointer { weights in
                                 try Customization.customize(hierarchy: view, nodeWeight: weights, split: split, inputArcs: inputArcs[index].forEachPiece,

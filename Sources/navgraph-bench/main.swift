@@ -101,8 +101,8 @@ while !arguments.isEmpty {
         positionals.append(item)
     }
 }
-guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N]") }
-// The guidance rounds' choices, checked before anything is loaded.
+guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes [--unpack no]]") }
+// The guidance rounds' and the node pairs' choices, checked before anything is loaded.
 /// The value of option `name` (`fallback` when absent), which must be one of `allowed`.
 func choice(_ name: String, _ allowed: [String], fallback: String, in options: [String: String]) -> String {
     let value = options[name] ?? fallback
@@ -117,6 +117,7 @@ let guidanceRounds = options["guidance-rounds"].map { text -> Int in
 }
 let warmUp = choice("warm-up", ["same", "other"], fallback: "same", in: options)
 let backToBack = choice("back-to-back", ["same", "other"], fallback: "same", in: options)
+let unpack = choice("unpack", ["yes", "no"], fallback: "yes", in: options) == "yes"
 
 do {
     let loadStart = now()
@@ -184,7 +185,7 @@ do {
         let start = now()
         for (source, target) in ids {
             let begin = now()
-            if (try? query.cost(from: source, to: target, metric: metric, algorithm: .hierarchy, unpack: choice("unpack", ["yes", "no"], fallback: "yes", in: options) == "yes")) ?? nil != nil {
+            if (try? query.cost(from: source, to: target, metric: metric, algorithm: .hierarchy, unpack: unpack)) ?? nil != nil {
                 latencies.append((now() - begin) * 1000)
             } else {
                 failed += 1

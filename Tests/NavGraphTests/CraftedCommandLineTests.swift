@@ -73,7 +73,8 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
-    /// navgraph-bench's guidance-round choices are checked before any file is read: a bad value exits 2 naming it.
+    /// navgraph-bench's guidance-round and node-pair choices are checked before any file is read: a bad value exits 2
+    /// naming it.
     @Test func benchChoicesAreRefusedNamingTheValue() throws {
         let bench = Fixtures.executable.deletingLastPathComponent().appendingPathComponent("navgraph-bench")
         try #require(FileManager.default.isExecutableFile(atPath: bench.path), "no navgraph-bench next to \(Fixtures.executable.path)")
@@ -82,6 +83,7 @@ import Testing
             (["--guidance-rounds", "3", "--warm-up", "cold"], ["--warm-up", "'cold'"]),
             (["--guidance-rounds", "0"], ["--guidance-rounds", "'0'"]),
             (["--guidance-rounds", "many"], ["--guidance-rounds", "'many'"]),
+            (["--node-pairs", "yes", "--unpack", "maybe"], ["--unpack", "'maybe'", "yes or no"]),
         ]
         for (options, mentions) in cases {
             let process = Process()

@@ -137,7 +137,7 @@ import Testing
         // customized here (avoiding tolls and motorways).
         let avoiding = Router(graph: graph).metric(avoid: [.toll, .highway], mode: .strict, traffic: nil)
         for (label, checked) in [("stored", routingMetric), ("avoiding", avoiding)] {
-            #expect(checked.hierarchy.middleHint.count == 2 * arcs, "\(label): \(checked.hierarchy.middleHint.count) hints")
+            #expect(checked.hierarchy.middleHint.count == CCHMetric.hintsPerArc * arcs, "\(label): \(checked.hierarchy.middleHint.count) hints")
             var differing = 0, hinted = 0, usable = 0
             for low in 0..<cch.nodeCount {
                 for arc in Int(cch.firstUp[low])..<Int(cch.firstUp[low + 1]) {

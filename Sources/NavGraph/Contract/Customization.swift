@@ -10,6 +10,9 @@ public final class CCHMetric: @unchecked Sendable {
     /// not recorded, as after a partial customization).
     public static let searchHint: UInt8 = 255
 
+    /// Middle hints per arc (up, down), and the bytes a metric takes per arc (weights and hints).
+    public static let hintsPerArc = 2, bytesPerArc = 2 * MemoryLayout<UInt32>.stride + hintsPerArc
+
     /// Weight of going up (lower rank to higher rank) along each CCH arc.
     public let forward: UnsafeBufferPointer<UInt32>
     /// Weight of going down along each CCH arc.
@@ -39,10 +42,11 @@ public final class CCHMetric: @unchecked Sendable {
         forward = UnsafeBufferPointer(rebasing: weights[0..<arcCount])
         backward = UnsafeBufferPointer(rebasing: weights[arcCount..<(2 * arcCount)])
         if hints {
-            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, arcCount * 2))
+            let count = CCHMetric.hintsPerArc * arcCount
+            let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, count))
             if filled { bytes.initialize(repeating: CCHMetric.inputTurnHint) }
             ownedHints = bytes
-            middleHint = UnsafeBufferPointer(rebasing: bytes[0..<(2 * arcCount)])
+            middleHint = UnsafeBufferPointer(rebasing: bytes[0..<count])
         } else {
             ownedHints = nil
             middleHint = UnsafeBufferPointer(start: nil, count: 0)
@@ -175,7 +179,7 @@ public enum Customization {
                           into forward: UnsafeMutableBufferPointer<UInt32>, _ backward: UnsafeMutableBufferPointer<UInt32>,
                           hints: UnsafeMutableBufferPointer<UInt8>?) rethrows {
         precondition(forward.count == cch.arcCount && backward.count == cch.arcCount, "metric arrays of the wrong size")
-        precondition(hints.map { $0.count == 2 * cch.arcCount } ?? true, "middle hints of the wrong size")
+        precondition(hints.map { $0.count == CCHMetric.hintsPerArc * cch.arcCount } ?? true, "middle hints of the wrong size")
         forward.update(repeating: CCHMetric.infinity)
         backward.update(repeating: CCHMetric.infinity)
         hints?.update(repeating: CCHMetric.inputTurnHint)

@@ -50,8 +50,8 @@ public final class NodeToNodeQuery {
             .filter { metric.nodeWeight[$0] < CCHMetric.infinity }.map { Endpoint(node: $0, cost: metric.nodeWeight[$0]) }
         let targets = (firstArriving[target]..<firstArriving[target + 1]).map { Endpoint(node: Int(arriving[$0]), cost: 0) }
         guard !sources.isEmpty, !targets.isEmpty else { return nil }
-        if !unpack, algorithm == .hierarchy, let hierarchy = router.search(algorithm) as? CCHSearch {
-            return hierarchy.distance(sources: sources, targets: targets, metric: metric)?.0
+        if !unpack && algorithm == .hierarchy {
+            return router.hierarchy.distance(sources: sources, targets: targets, metric: metric)?.0
         }
         return router.search(algorithm).search(sources: sources, targets: targets, metric: metric)?.cost
     }

@@ -39,9 +39,8 @@ public final class RoutingEngine: Sendable {
         snapper = Snapper(graph: graph)
         costs = EdgeCostModel(graph: graph)
         freeFlowWeights = RoutingMetric.freeFlowWeights(graph)
-        // At most about 4 GB of customized hierarchies (10 bytes per arc each: weights and middle hints), however many
-        // the caller allows.
-        let metricBytes = max(1, 10 * graph.cch.arcCount)
+        // At most about 4 GB of customized hierarchies (weights and middle hints), however many the caller allows.
+        let metricBytes = max(1, CCHMetric.bytesPerArc * graph.cch.arcCount)
         cache = MetricCache(capacity: min(cacheCapacity, max(2, Self.cacheBudgetBytes / metricBytes)),
                             freeFlow: RoutingMetric(graph: graph, nodeWeight: freeFlowWeights, hierarchy: graph.freeFlowMetric))
     }

@@ -151,7 +151,7 @@ public final class RoutingGraph: @unchecked Sendable {
             ("cch arrays", cch.firstUp.count == routing + 1 && Int(cch.firstUp.last ?? 0) == cch.upHead.count
                 && cch.firstDown.count == routing + 1 && Int(cch.firstDown.last ?? 0) == cch.upHead.count && cch.downArcs.count == 2 * cch.upHead.count),
             ("metric", freeFlowMetric.forward.count == cch.upHead.count && freeFlowMetric.backward.count == cch.upHead.count
-                && freeFlowMetric.middleHint.count == 2 * cch.upHead.count),
+                && freeFlowMetric.middleHint.count == CCHMetric.hintsPerArc * cch.upHead.count),
             ("guidance", nodeControl.count == nodes && nodeExitRef.count == nodes && shapeControl.count == shapeLatE7.count
                 && edgeGuide.count == edges && guideFields.count % GuideRecord.fieldCount == 0 && guideFields.count > 0),
             ("junctions", junctionFirstOut.count == nodes + 1 && Int(junctionFirstOut.last ?? 0) == junctionOut.count),
