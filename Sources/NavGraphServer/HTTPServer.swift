@@ -96,7 +96,8 @@ private let httpHandler: ngh_handler = { context, request, response in
     }
     if box.log {
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        let shown = target.count > 300 ? String(target.prefix(300)) + "..." : target
+        let redacted = AccessTokens.redacted(target)
+        let shown = redacted.count > 300 ? String(redacted.prefix(300)) + "..." : redacted
         let line = String(format: "%@ %@ %d %.2f ms\n", method, shown, answer.status, milliseconds)
         FileHandle.standardError.write(Data(line.utf8))
     }

@@ -9,7 +9,7 @@ enum ServeCommand {
     static let spec = CommandSpec(
         name: "serve",
         synopsis: ["REGION.navgraph [--host 127.0.0.1] [--port 5000] [--threads N] [--traffic FILE] [options]"],
-        summary: "Serves the OSRM v5 HTTP API (route, table, nearest) plus GeoJSON, style, health, metrics and live traffic (POST /traffic).",
+        summary: "Serves the OSRM v5 HTTP API (route, table, nearest), Mapbox Directions v5 with route refresh, NextBillion's navigation, directions, distance matrix and isochrone APIs, plus GeoJSON, style, health, metrics and live traffic (POST /traffic).",
         options: [
             OptionSpec(name: "host", kind: .value, placeholder: "ADDRESS", help: "address to listen on", defaultValue: "127.0.0.1"),
             OptionSpec(name: "port", kind: .value, placeholder: "PORT", help: "port to listen on (0 picks a free one)", defaultValue: "5000",
@@ -23,6 +23,12 @@ enum ServeCommand {
                        defaultValue: "\(ServiceLimits().maximumAlternatives)", check: .integer(0...10, what: "a count")),
             OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout",
                        defaultValue: "\(HTTPServer.Settings().connectionTimeoutSeconds)", check: .integer(1...3600, what: "a number of seconds")),
+            OptionSpec(name: "access-tokens", kind: .value, placeholder: "FILE",
+                       help: "require a listed token (one a line) as access_token= or key= on every API request (HTTP 401 otherwise)"),
+            OptionSpec(name: "refresh-cache", kind: .value, placeholder: "N", help: "responses kept for /directions-refresh (enable_refresh=true); 0 turns refresh off",
+                       defaultValue: "\(ServiceLimits().maximumRefreshableResponses)", check: .integer(0...1_000_000, what: "a count")),
+            OptionSpec(name: "refresh-ttl", kind: .value, placeholder: "SECONDS", help: "how long a refreshable response is kept",
+                       defaultValue: "\(Int(ServiceLimits().refreshSeconds))", check: .integer(1...604_800, what: "a number of seconds")),
             OptionSpec(name: "quiet", kind: .flag, help: "no per-request log lines on stderr"),
         ] + MapPageSetup.options,
         run: run)
@@ -39,9 +45,13 @@ enum ServeCommand {
         var limits = ServiceLimits()
         limits.maximumTableSize = try integer(arguments, "max-table-size", default: limits.maximumTableSize, range: 1...100_000)
         limits.maximumAlternatives = try integer(arguments, "max-alternatives", default: limits.maximumAlternatives, range: 0...10)
+        limits.maximumRefreshableResponses = try integer(arguments, "refresh-cache", default: limits.maximumRefreshableResponses, range: 0...1_000_000)
+        limits.refreshSeconds = TimeInterval(try integer(arguments, "refresh-ttl", default: Int(limits.refreshSeconds), range: 1...604_800))
+        let accessTokens = try arguments.options["access-tokens"].map { try AccessTokens(file: $0) }
 
         let graph = try RoutingGraph(path: graphPath)
-        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits, mapPage: try MapPageSetup.make(arguments, graph: graph))
+        let service = RoutingService(engine: RoutingEngine(graph: graph), limits: limits, mapPage: try MapPageSetup.make(arguments, graph: graph),
+                                     accessTokens: accessTokens)
         let trafficPath = arguments.options["traffic"]
         if let trafficPath { report(try service.traffic.load(path: trafficPath, engine: service.engine), source: trafficPath) }
 
@@ -80,7 +90,8 @@ enum ServeCommand {
         reload.resume()
         sources.append(reload)
         // Announced only now: a signal sent on seeing this line finds its handler installed (they are ignored before).
-        FileHandle.standardError.write(Data("navgraph serve: \(graphPath) on http://\(settings.host):\(server.port) with \(settings.threads) threads\n".utf8))
+        let tokens = accessTokens.map { ", \($0.count) access tokens required" } ?? ""
+        FileHandle.standardError.write(Data("navgraph serve: \(graphPath) on http://\(settings.host):\(server.port) with \(settings.threads) threads\(tokens)\n".utf8))
         withExtendedLifetime(sources) { dispatchMain() }
     }
 

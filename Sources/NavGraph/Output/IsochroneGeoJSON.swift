@@ -5,6 +5,11 @@ import Foundation
 /// theme, and a Point feature for the snapped centre.
 public enum IsochroneGeoJSON {
     public static func make(_ isochrone: Isochrone, theme: RouteTheme = .default, reverse: Bool = false) -> Data {
+        json(isochrone, theme: theme, reverse: reverse).data(pretty: false)
+    }
+
+    /// The FeatureCollection as a JSON value (for API dialects that reshape it).
+    static func json(_ isochrone: Isochrone, theme: RouteTheme = .default, reverse: Bool = false) -> JSON {
         let sorted = isochrone.contours.sorted { $0.minutes < $1.minutes }
         var features: [JSON] = []
         for (rank, contour) in sorted.enumerated().reversed() {
@@ -26,6 +31,6 @@ public enum IsochroneGeoJSON {
             ("properties", .object([("role", .string("centre")), ("snap_distance", .number(isochrone.snap.distance, decimals: 1))])),
             ("geometry", .object([("type", .string("Point")), ("coordinates", .position(isochrone.snap.point))])),
         ]))
-        return JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))]).data(pretty: false)
+        return JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))])
     }
 }

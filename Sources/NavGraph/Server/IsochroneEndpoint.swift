@@ -8,6 +8,12 @@ struct IsochroneEndpoint {
     static let maximumMinutes = 120.0
 
     static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?) throws -> HTTPResponse {
+        let (isochrone, reverse) = try compute(url, query, router: router, traffic: traffic)
+        return HTTPResponse(status: 200, contentType: "application/geo+json", body: IsochroneGeoJSON.make(isochrone, reverse: reverse))
+    }
+
+    /// The contours of a request, and whether they are reverse (times to the point).
+    static func compute(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?) throws -> (Isochrone, reverse: Bool) {
         guard url.coordinates.count == 1 else {
             throw OSRMError(.invalidOptions, "an isochrone takes exactly one coordinate, got \(url.coordinates.count)")
         }
@@ -38,7 +44,6 @@ struct IsochroneEndpoint {
             throw OSRMError(error)
         }
         let (isochrone, _) = Isochrone.compute(router: router, snap: snap, metric: metric, options: isochroneOptions)
-        return HTTPResponse(status: 200, contentType: "application/geo+json",
-                            body: IsochroneGeoJSON.make(isochrone, reverse: isochroneOptions.reverse))
+        return (isochrone, isochroneOptions.reverse)
     }
 }

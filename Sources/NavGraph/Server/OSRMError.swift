@@ -1,10 +1,16 @@
-/// An OSRM API error: one of osrm-routed's codes and a message naming the offending value; always HTTP 400.
+/// An API error: one of osrm-routed's codes (or an access-token code) and a message naming the offending value.
+/// The OSRM dialect answers it with HTTP 400 (401 for token codes); the other dialects translate it
+/// (`MapboxDirectionsAPI.failure`, `NextBillionAPI.failure`).
 public struct OSRMError: Error, Sendable {
     /// The `code` field of osrm-routed's error responses.
     public enum Code: String, Sendable, CaseIterable {
         case invalidUrl = "InvalidUrl", invalidService = "InvalidService", invalidVersion = "InvalidVersion"
         case invalidOptions = "InvalidOptions", invalidQuery = "InvalidQuery", invalidValue = "InvalidValue"
         case noSegment = "NoSegment", noRoute = "NoRoute", tooBig = "TooBig"
+        /// `--access-tokens` is set and the request carries no `access_token` (or `key`), or one not listed.
+        case noToken = "NoToken", invalidToken = "InvalidToken"
+        /// A refresh names a route this server no longer (or never) issued.
+        case routeNotFound = "RouteNotFound"
     }
 
     public var code: Code
@@ -26,8 +32,12 @@ public struct OSRMError: Error, Sendable {
         }
     }
 
+    /// Whether the request failed for want of a valid access token (HTTP 401 in every dialect).
+    var isUnauthorized: Bool { code == .noToken || code == .invalidToken }
+
+    /// The OSRM dialect's answer: HTTP 400 (401 without a valid token) with `code`, `message` and `parameter`.
     var response: HTTPResponse {
         .json(.object([("code", .string(code.rawValue)), ("message", .string(message))] + (parameter.map { [("parameter", .string($0))] } ?? [])),
-              status: 400)
+              status: isUnauthorized ? 401 : (code == .routeNotFound ? 404 : 400))
     }
 }

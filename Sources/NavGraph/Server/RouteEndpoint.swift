@@ -105,6 +105,13 @@ struct RouteEndpoint {
 
     /// Routes the request's coordinates with a router checked out of the service's pool.
     static func route(_ url: OSRMURL, _ parameters: Parameters, router: Router, traffic: TrafficOverlay?) throws -> RouteResponse {
+        try routeWithPaths(url, parameters, router: router, traffic: traffic).response
+    }
+
+    /// The route, and each route's leg paths between every pair of consecutive coordinates (before silent via points
+    /// are merged), which a route refresh rebuilds under new traffic.
+    static func routeWithPaths(_ url: OSRMURL, _ parameters: Parameters, router: Router,
+                               traffic: TrafficOverlay?) throws -> (response: RouteResponse, paths: [[Router.LegPath]]) {
         var options = RouteOptions()
         options.radius = RoutingService.defaultRadius
         options.radii = parameters.general.radii
@@ -115,11 +122,22 @@ struct RouteEndpoint {
         options.nameLanguage = parameters.language
         do {
             var response = try router.route(url.coordinates, options: options)
+            let paths = legPaths(response)
             if let keep = parameters.waypoints { response = mergingVias(response, keep: keep) }
             if parameters.steps { router.addSteps(to: &response) }
-            return response
+            return (response, paths)
         } catch let error as NavGraphError {
             throw OSRMError(error)
+        }
+    }
+
+    /// Each route's legs as the paths they were built from (the snaps of their coordinates and their routing nodes).
+    static func legPaths(_ response: RouteResponse) -> [[Router.LegPath]] {
+        response.routes.map { route in
+            route.legs.enumerated().compactMap { index, leg in
+                guard let source = response.snaps[safe: index], let target = response.snaps[safe: index + 1] else { return nil }
+                return Router.LegPath(cost: Int((leg.weight * 1000).rounded()), nodes: leg.routingNodes, source: source, target: target)
+            }
         }
     }
 

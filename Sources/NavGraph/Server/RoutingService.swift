@@ -13,7 +13,11 @@ public final class RoutingService: Sendable {
     public let metrics = ServerMetrics()
     private let pool: RouterPool
     /// Router pools of the other profiles, made on first request.
-    private let pools: ProfilePools
+    let pools: ProfilePools
+    /// With `--access-tokens`: the tokens every API endpoint requires; nil accepts any token or none.
+    public let accessTokens: AccessTokens?
+    /// Routes issued with `enable_refresh=true`, for `/directions-refresh/v1`.
+    let refreshCache: RouteRefreshCache
     private let started = Date()
     /// The route planner page (`/`, `/roads/v1`, `/info` ...); nil serves the API alone.
     public let mapPage: MapPage?
@@ -22,12 +26,19 @@ public final class RoutingService: Sendable {
     public static let defaultRadius = 5_000.0
 
     /// Endpoints counted in the metrics; other paths count as `other`.
-    static let endpoints: Set<String> = ["route", "table", "nearest", "geojson", "style", "traffic", "health", "metrics"]
+    static let endpoints: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style", "traffic", "health", "metrics",
+                                         "directions", "directions-refresh", "navigation", "distancematrix"]
+    /// Paths that need no access token: liveness, and the map page's static files (the page passes its own token on).
+    static func isOpen(_ path: String) -> Bool {
+        path == "/health" || path == "/" || path == "/index.html" || path.hasPrefix("/web/") || path.hasPrefix("/assets/") || path.hasPrefix("/fonts/")
+    }
 
-    public init(engine: RoutingEngine, limits: ServiceLimits = ServiceLimits(), mapPage: MapPage? = nil) {
+    public init(engine: RoutingEngine, limits: ServiceLimits = ServiceLimits(), mapPage: MapPage? = nil, accessTokens: AccessTokens? = nil) {
         self.engine = engine
         self.limits = limits
         self.mapPage = mapPage
+        self.accessTokens = accessTokens
+        refreshCache = RouteRefreshCache(capacity: limits.maximumRefreshableResponses, maximumAge: limits.refreshSeconds)
         pool = RouterPool(engine: engine)
         pools = ProfilePools(default: pool, engine: engine)
     }
@@ -36,14 +47,36 @@ public final class RoutingService: Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = DispatchTime.now()
         let response = respond(request, start: start)
-        let first = request.path.split(separator: "/").first.map(String.init) ?? ""
+        var first = request.path.split(separator: "/").first.map(String.init) ?? ""
+        if first.hasSuffix("json"), request.path.hasSuffix("/json") { first = String(request.path.dropFirst().prefix { $0 != "/" }) }
         let endpoint = Self.endpoints.contains(first) ? first : "other"
         metrics.record(endpoint: endpoint, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
         return response
     }
 
-    private func respond(_ request: HTTPRequest, start: DispatchTime) -> HTTPResponse {
+    private func respond(_ incoming: HTTPRequest, start: DispatchTime) -> HTTPResponse {
+        let failure: (OSRMError) -> HTTPResponse
+        if MapboxDirectionsAPI.matches(incoming.path) || RouteRefreshAPI.matches(incoming.path) {
+            failure = MapboxDirectionsAPI.failure
+        } else if NextBillionAPI.matches(incoming.path) {
+            failure = NextBillionAPI.failure
+        } else {
+            failure = { error in error.response }
+        }
+        var request = incoming
         do {
+            // Tokens are the transport's concern: checked here, then dropped so no dialect sees them.
+            if let accessTokens, !Self.isOpen(request.path) { try accessTokens.check(request.query) }
+            request.query.removeAll { AccessTokens.parameterNames.contains($0.name) }
+            if MapboxDirectionsAPI.matches(request.path) {
+                let mapbox = try MapboxDirectionsAPI.parse(request, limits: limits)
+                let json = try pools.pool(for: mapbox.directions.url.profileID).with { router in
+                    try directions(mapbox.directions, router: router).json
+                }
+                return .json(MapboxDirectionsAPI.body(json, mapbox))
+            }
+            if RouteRefreshAPI.matches(request.path) { return try RouteRefreshAPI.answer(request, service: self) }
+            if NextBillionAPI.matches(request.path) { return try NextBillionAPI.answer(request, service: self) }
             switch (request.method, request.path) {
             case ("GET", "/health"), ("HEAD", "/health"): return health()
             case ("GET", "/metrics"):
@@ -61,13 +94,16 @@ public final class RoutingService: Sendable {
             let url = try OSRMURL(path: request.path, maximumCoordinates: maximum)
             return try pools.pool(for: url.profileID).with { router in try answer(url, request, router: router, start: start) }
         } catch let error as OSRMError {
-            return error.response
+            return failure(error)
         } catch let error as NavGraphError {
-            return OSRMError(error).response
+            return failure(OSRMError(error))
         } catch {
-            return OSRMError(.invalidValue, "\(error)").response
+            return failure(OSRMError(.invalidValue, "\(error)"))
         }
     }
+
+    /// The router pool of a profile (made on its first request).
+    func routerPool(for profile: ProfileID) throws -> RouterPool { try pools.pool(for: profile) }
 
     private func answer(_ url: OSRMURL, _ request: HTTPRequest, router: Router, start: DispatchTime) throws -> HTTPResponse {
         switch url.service {
@@ -86,9 +122,8 @@ public final class RoutingService: Sendable {
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
             let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives,
                                                           profile: url.profileID)
-            let overlay = try trafficSnapshot(query, router: router)?.overlay(departure: parameters.departure)
-            let response = try RouteEndpoint.route(url, parameters, router: router, traffic: overlay)
-            return .json(RouteEndpoint.body(response, parameters))
+            let request = DirectionsRequest(url: url, parameters: parameters, usesTraffic: try query.bool("traffic", default: true))
+            return .json(try directions(request, router: router).json)
         default:
             // geojson and style: the route drawn by the output layer.
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options.union(["theme", "position", "units"]), service: url.service)
@@ -151,6 +186,7 @@ public final class RoutingService: Sendable {
             ("navgraph_traffic_generation", "Id of the traffic overlay in force (0 = free flow).", Double(traffic.snapshot?.current.generation ?? 0)),
             ("navgraph_cached_metrics", "Customized metrics in the engine's cache.", Double(engine.cachedMetricCount)),
             ("navgraph_query_contexts", "Per-thread query contexts created.", Double(pool.created)),
+            ("navgraph_refreshable_responses", "Responses kept for /directions-refresh.", Double(refreshCache.count)),
         ])
     }
 }

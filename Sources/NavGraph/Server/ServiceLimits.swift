@@ -14,6 +14,9 @@ public struct ServiceLimits: Sendable {
     public var maximumBodyBytes = 256 << 20
     /// Seconds a table computation may run before it is abandoned.
     public var requestSeconds = 30.0
+    /// Responses kept for route refresh (`--refresh-cache`; 0 turns refresh off) and how long (`--refresh-ttl`, seconds).
+    public var maximumRefreshableResponses = 2_000
+    public var refreshSeconds: TimeInterval = 3_600
 
     public init() {}
 }

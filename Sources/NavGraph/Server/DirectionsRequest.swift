@@ -1,0 +1,75 @@
+import Foundation
+
+/// One route request in the shared model, whatever API dialect it came in (OSRM `/route/v1`, Mapbox
+/// `/directions/v5`, NextBillion `/navigation/json` and `/directions/json`): each dialect only translates its URL or
+/// form into this and writes the pipeline's Directions JSON in its own shape.
+struct DirectionsRequest {
+    /// Service, profile and coordinates (in the OSRM form every dialect is translated to).
+    var url: OSRMURL
+    /// The checked options: avoidance, alternatives, steps, annotations, geometry, vehicle, language, departure ...
+    var parameters: RouteEndpoint.Parameters
+    /// Route with the live traffic when the server has some; false routes on free flow.
+    var usesTraffic = true
+    /// Keep the routes for `/directions-refresh/v1` under the response's uuid.
+    var enableRefresh = false
+    /// Annotations only a dialect's writer adds (Mapbox's `closure`, `traffic_tendency`), which refreshes repeat.
+    var dialectAnnotations: Set<String> = []
+}
+
+extension OSRMURL {
+    /// A route request's URL made by a dialect translator rather than parsed from an OSRM path.
+    init(service: String, profile: String, profileID: ProfileID, coordinates: [Coordinate]) {
+        self.service = service
+        self.version = "v1"
+        self.profile = profile
+        self.profileID = profileID
+        self.coordinates = coordinates
+    }
+}
+
+extension RoutingService {
+    /// The route pipeline every dialect shares: the traffic in force (or free flow), the route with alternatives and
+    /// steps, and the Directions JSON (OSRM/Mapbox shape) the dialect's writer starts from. With `enableRefresh` the
+    /// routes are kept for `/directions-refresh/v1`.
+    func directions(_ request: DirectionsRequest, router: Router) throws -> (response: RouteResponse, json: JSON) {
+        let snapshot = request.usesTraffic && router.graph.profile.roadSet == .motor ? traffic.snapshot : nil
+        let overlay = snapshot?.overlay(departure: request.parameters.departure)
+        let (response, paths) = try RouteEndpoint.routeWithPaths(request.url, request.parameters, router: router, traffic: overlay)
+        var json = RouteEndpoint.body(response, request.parameters)
+        if request.enableRefresh, case .string(let uuid)? = json.member("uuid") {
+            refreshCache.insert(uuid, RefreshableRoutes(profile: request.url.profileID, parameters: request.parameters,
+                                                        usesTraffic: request.usesTraffic, dialectAnnotations: request.dialectAnnotations,
+                                                        routes: paths, issued: Date()))
+            json.append("refresh_ttl", .number(refreshCache.maximumAge.rounded(.down)))
+        }
+        return (response, json)
+    }
+}
+
+extension JSON {
+    /// Adds a member at the end of an object (replacing one of the same key).
+    mutating func append(_ key: String, _ value: JSON) {
+        guard case .object(var members) = self else { return }
+        members.removeAll { $0.0 == key }
+        members.append((key, value))
+        self = .object(members)
+    }
+
+    /// The elements of an array member, empty when absent.
+    func elements(_ key: String) -> [JSON] {
+        guard case .array(let items)? = member(key) else { return [] }
+        return items
+    }
+
+    /// A number member's value.
+    func double(_ key: String) -> Double? {
+        guard case .number(let value)? = member(key) else { return nil }
+        return value
+    }
+
+    /// A string member's value.
+    func string(_ key: String) -> String? {
+        guard case .string(let value)? = member(key) else { return nil }
+        return value
+    }
+}
