@@ -15,3 +15,6 @@ fi
 Tools/checked_tier.sh
 Tools/tsan_tier.sh
 swift test -c release 2>&1
+# The API clients navigation apps and logistics teams run, against `navgraph serve` (official packages from PyPI).
+python3 -m pip install -q --disable-pip-version-check pytest nextbillion-sdk >&2
+python3 -m pytest -q Tools/clients 2>&1

@@ -184,7 +184,7 @@ enum MapboxDirectionsAPI {
         var shaped = leg
         if closures { shaped.append("closures", .array([])) }
         if trafficTendency {
-            let count = segments ?? leg.member("annotation")?.elements("distance").count ?? 0
+            let count = segments ?? leg.member("annotation")?.firstArrayCount ?? 0
             let tendencies = JSON.array(Array(repeating: .number(0), count: count))
             if leg.member("annotation") == nil { shaped.append("annotation", .object([])) }
             shaped.update("annotation") { annotation in
@@ -213,6 +213,15 @@ enum MapboxDirectionsAPI {
         let message = error.isUnauthorized ? "Not Authorized - \(error.code == .noToken ? "No Token" : "Invalid Token"): \(error.message)" : error.message
         return .json(.object([("code", .string(code)), ("message", .string(message))] + (error.parameter.map { [("parameter", .string($0))] } ?? [])),
                      status: status)
+    }
+}
+
+extension JSON {
+    /// The length of an object's first array member (an annotation's segment count).
+    var firstArrayCount: Int? {
+        guard case .object(let members) = self else { return nil }
+        for (_, value) in members { if case .array(let items) = value { return items.count } }
+        return nil
     }
 }
 

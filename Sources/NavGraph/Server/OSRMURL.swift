@@ -62,7 +62,7 @@ struct OSRMURL {
         if points.isEmpty {
             // Count first so a huge list is refused before anything is parsed.
             let count = text.utf8.reduce(1) { $0 + ($1 == 59 ? 1 : 0) }
-            if count > maximum { throw OSRMError(.tooBig, "\(count) coordinates exceed this server's limit of \(maximum)") }
+            if count > maximum { throw OSRMError(.tooBig, "\(count) coordinates exceed this server's limit of \(maximum)", parameter: "coordinates") }
             for item in text.split(separator: ";", omittingEmptySubsequences: false) {
                 let values = item.split(separator: ",", omittingEmptySubsequences: false)
                 guard values.count == 2, let lon = Double(values[0]), let lat = Double(values[1]) else {
@@ -71,7 +71,7 @@ struct OSRMURL {
                 points.append(Coordinate(lat: lat, lon: lon))
             }
         }
-        if points.count > maximum { throw OSRMError(.tooBig, "\(points.count) coordinates exceed this server's limit of \(maximum)") }
+        if points.count > maximum { throw OSRMError(.tooBig, "\(points.count) coordinates exceed this server's limit of \(maximum)", parameter: "coordinates") }
         for (index, point) in points.enumerated() where !point.isValid {
             throw OSRMError(.invalidValue, String(format: "coordinate %d (%.6f,%.6f as lon,lat) is out of range (longitude -180..180, latitude -90..90)",
                                                   index, point.lon, point.lat))

@@ -89,7 +89,7 @@ extension RoutingService {
         }
         let legs = answer.elements("routes").first?.elements("legs") ?? []
         return legs.map { leg in
-            let segments = leg.member("annotation")?.elements(parameters.annotations.first ?? "duration").count ?? 0
+            let segments = leg.member("annotation")?.firstArrayCount ?? 0
             let json = MapboxDirectionsAPI.addOwnAnnotations(.object(leg.member("annotation").map { [("annotation", $0)] } ?? []),
                                                              closures: entry.dialectAnnotations.contains("closure"),
                                                              trafficTendency: entry.dialectAnnotations.contains("traffic_tendency"), segments: segments)
