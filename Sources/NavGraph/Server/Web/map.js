@@ -121,8 +121,13 @@ function routeQuery() {
   return query;
 }
 
+// A server started with --access-tokens needs one on every API request: the page passes on its own
+// (open it as /?access_token=...).
+const ACCESS_TOKEN = new URLSearchParams(window.location.search).get("access_token");
+
 async function fetchJSON(url) {
-  const response = await fetch(url);
+  const signed = ACCESS_TOKEN ? `${url}${url.includes("?") ? "&" : "?"}access_token=${encodeURIComponent(ACCESS_TOKEN)}` : url;
+  const response = await fetch(signed);
   let json = null;
   try { json = await response.json(); } catch (e) { /* not JSON */ }
   if (!response.ok || !json || (json.code && json.code !== "Ok")) {
