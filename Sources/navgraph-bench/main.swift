@@ -2,7 +2,9 @@ import Foundation
 import NavGraph
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes [--unpack no]] [--profile truck]
-//                [--guidance-rounds N [--locale TAG] [--warm-up same|other] [--back-to-back same|other]]
+//                [--guidance-rounds N [--locale TAG] [--warm-up same|other] [--back-to-back same|other]] [--service-rounds N]
+// With --service-rounds N whole server requests (Mapbox SDK, OSRM steps, plain) run through RoutingService.handle
+// (ServiceRounds.swift), N interleaved rounds.
 // With --guidance-rounds N only plain and plain + steps run, pair by pair, N rounds (GuidanceRounds.swift); --locale
 // asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
 // other routes between the same points instead of the measured ones; --back-to-back other routes a different pair
@@ -130,6 +132,14 @@ do {
     let loadSeconds = now() - loadStart
     let pairs = readPairs(positionals[1])
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
+    if let text = options["service-rounds"] {
+        guard let rounds = Int(text), rounds >= 1 else { fail("--service-rounds: expected a whole number of at least 1, got '\(text)'") }
+        let service = RoutingService(engine: router.engine)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        print(String(decoding: try encoder.encode(ServiceRounds.run(service: service, pairs: pairs, rounds: rounds)), as: UTF8.self))
+        exit(0)
+    }
     if let rounds = guidanceRounds {
         let result = GuidanceRounds.run(graphPath: positionals[0], router: router, pairs: pairs, rounds: rounds,
                                         nameLanguage: options["locale"], warmUpOnOtherPairs: warmUp == "other",
