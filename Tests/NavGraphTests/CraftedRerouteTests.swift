@@ -215,11 +215,13 @@ import Testing
     @Test func curbOnAOnewayKeepsItsDirection() throws {
         let map = try MapDrawing("""
             A---------B---------C
-            """, ways: [("ABC", ["highway": "residential", "oneway": "yes"])]).importGraph(named: "reroute-oneway")
+            |                   |
+            D-------------------E
+            """, ways: [("ABC", ["highway": "residential", "oneway": "yes"]), ("CEDA", Self.road)]).importGraph(named: "reroute-oneway")
         let router = Router(graph: map.graph)
         let route = try router.route([map.point("A", east: 5), map.point("B", north: 4)], options: Self.options(approaches: [nil, .curb]))
         #expect(Self.heads(Self.arrivalBearing(route.routes[0].coordinates), 90))
-        #expect(abs(route.routes[0].distance - 45) < 1)
+        #expect(abs(route.routes[0].distance - Geo.haversine(map.point("A", east: 5), map["B"])) < 1)
     }
 
     // MARK: continue_straight
@@ -407,6 +409,7 @@ import Testing
             #expect(try router.route([start.point, via.point, destination.point], options: straight).routes[0].weight == three.weight)
             checkedVias += 1
         }
+        print("monaco reroute: routed \(routed), bearings \(checkedBearings), kerbs \(checkedKerbs), vias \(checkedVias)")
         #expect(routed >= 100 && checkedBearings >= 80 && checkedKerbs >= 40 && checkedVias >= 80,
                 "routed \(routed), bearings \(checkedBearings), kerbs \(checkedKerbs), vias \(checkedVias)")
     }
