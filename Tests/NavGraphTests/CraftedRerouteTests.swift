@@ -336,6 +336,33 @@ import Testing
         #expect(Self.get(service, path + "?continue_straight=maybe").status == 400)
     }
 
+    // MARK: Command line
+
+    /// `navgraph route --bearings/--approaches/--continue-straight` give the library's routes.
+    @Test func commandLineTakesTheRerouteOptions() throws {
+        let map = try Self.street.get(), dead = try Self.dead.get()
+        func distance(_ arguments: [String]) throws -> Double? {
+            let result = try Fixtures.run(["route"] + arguments + ["--format", "directions"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (json?["routes"] as? [[String: Any]])?.first?["distance"] as? Double
+        }
+        func latLon(_ c: Coordinate) -> String { String(format: "%.7f,%.7f", c.lat, c.lon) }
+        let street = [map.path, latLon(map.point("S", east: 3)), latLon(map.point("T", east: 3))]
+        let plain = try #require(try distance(street)), north = try #require(try distance(street + ["--bearings", "0,30;"]))
+        #expect(north >= plain + 2 * Geo.haversine(map["S"], map["D"]) - 1)
+        let viaBack = [dead.path, latLon(dead.point("S", east: 5)), latLon(dead.point("V", north: 3)), latLon(dead.point("P", north: 3))]
+        let on = try #require(try distance(viaBack + ["--continue-straight", "true"]))
+        let back = try #require(try distance(viaBack + ["--continue-straight", "false"]))
+        #expect(on >= back + 2 * Geo.haversine(dead["V"], dead["K"]) - 1)
+        let kerb = try Self.kerbRight.get()
+        let toKerb = [kerb.path, latLon(kerb.point("A", east: 30)), latLon(kerb.point("T", north: 4))]
+        let free = try #require(try distance(toKerb)), curb = try #require(try distance(toKerb + ["--approaches", ";curb"]))
+        #expect(curb >= free + 2 * Geo.haversine(kerb["T"], kerb["C"]) - 1)
+        let bad = try Fixtures.run(["route"] + street + ["--bearings", "0;"])
+        #expect(bad.status != 0 && bad.stderr.contains("--bearings"), "\(bad.stderr)")
+    }
+
     // MARK: Real extract
 
     /// Monaco: random waypoints with random bearings (and curb at the destination): the route leaves within the
