@@ -127,8 +127,8 @@ public final class Router: @unchecked Sendable {
             return approached(snap, input: point, approach: approach, metric: metric)
         }
         if let bearing, snapper.candidates(point, radius: options.radius, bearing: nil, usableDirections: { routedDirections(edge: $0) }) != nil {
-            throw NavGraphError(String(format: "waypoint %d (%.6f,%.6f): no road within %.0f m runs at bearing %@ there (bearings=%@)",
-                                       index + 1, point.lat, point.lon, options.radius, bearing.text, bearing.text), code: .noSegment)
+            throw NavGraphError(String(format: "waypoint %d (%.6f,%.6f): no road direction within %.0f m runs at bearing %@",
+                                       index + 1, point.lat, point.lon, options.radius, bearing.text), code: .noSegment)
         }
         var message = String(format: "waypoint %d (%.6f,%.6f) is more than %.0f m from the nearest road", index + 1, point.lat, point.lon, options.radius)
         if let distance = snapper.nearestDistance(point, limit: 50_000) {
