@@ -77,6 +77,25 @@ import Testing
         return abs(Bearing.deviation(from: expected, to: bearing)) <= range
     }
 
+    /// Whether `detour` metres are at least a there-and-back between two points more than `direct` (a metre spare).
+    static func isDetour(_ detour: Double, over direct: Double, between a: Coordinate, _ b: Coordinate) -> Bool {
+        detour >= direct + 2 * Geo.haversine(a, b) - 1
+    }
+
+    /// Which end of a route a heading is read at.
+    enum End { case departure, arrival }
+
+    /// Expects the direct route to leave (or reach) its end heading `directHeading` and the detour `detourHeading`,
+    /// the detour being at least a there-and-back between `a` and `b` longer.
+    static func expectDetour(_ detour: Route, heading detourHeading: Double, direct: Route, heading directHeading: Double, at end: End,
+                             between a: Coordinate, _ b: Coordinate, sourceLocation: SourceLocation = #_sourceLocation) {
+        let heading = end == .departure ? departureBearing : arrivalBearing
+        #expect(heads(heading(direct.coordinates), directHeading), "direct: \(direct.coordinates)", sourceLocation: sourceLocation)
+        #expect(heads(heading(detour.coordinates), detourHeading), "detour: \(detour.coordinates)", sourceLocation: sourceLocation)
+        #expect(isDetour(detour.distance, over: direct.distance, between: a, b), "detour \(detour.distance) m, direct \(direct.distance) m",
+                sourceLocation: sourceLocation)
+    }
+
     static func options(bearings: [BearingFilter?]? = nil, approaches: [Approach?]? = nil, continueStraight: Bool? = nil,
                         radii: [Double?]? = nil) -> RouteOptions {
         var options = RouteOptions()
@@ -102,12 +121,9 @@ import Testing
         let plain = try router.route([car, destination]).routes[0]
         let north = try router.route([car, destination], options: Self.options(bearings: [BearingFilter(value: 0, range: 30), nil])).routes[0]
         let south = try router.route([car, destination], options: Self.options(bearings: [BearingFilter(value: 180, range: 30), nil])).routes[0]
-        #expect(Self.heads(Self.departureBearing(plain.coordinates), 180))
-        #expect(Self.heads(Self.departureBearing(north.coordinates), 0), "\(north.coordinates)")
-        #expect(Self.heads(Self.departureBearing(south.coordinates), 180))
         // North to D at least (30 m) and back, on top of the 30 m straight south.
-        let stretch = Geo.haversine(map["S"], map["D"])
-        #expect(north.distance >= plain.distance + 2 * stretch - 1, "north \(north.distance) m, plain \(plain.distance) m")
+        Self.expectDetour(north, heading: 0, direct: plain, heading: 180, at: .departure, between: map["S"], map["D"])
+        #expect(Self.heads(Self.departureBearing(south.coordinates), 180))
         #expect(abs(south.distance - plain.distance) < 0.01)
         #expect(Self.heads(Self.arrivalBearing(north.coordinates), 180))
     }
@@ -119,9 +135,7 @@ import Testing
         let car = map.point("S", east: 3), destination = map.point("T", east: 3)
         let plain = try router.route([car, destination]).routes[0]
         let fromSouth = try router.route([car, destination], options: Self.options(bearings: [nil, BearingFilter(value: 0, range: 30)])).routes[0]
-        #expect(Self.heads(Self.arrivalBearing(plain.coordinates), 180))
-        #expect(Self.heads(Self.arrivalBearing(fromSouth.coordinates), 0), "\(fromSouth.coordinates)")
-        #expect(fromSouth.distance >= plain.distance + 2 * Geo.haversine(map["T"], map["J"]) - 1)
+        Self.expectDetour(fromSouth, heading: 0, direct: plain, heading: 180, at: .arrival, between: map["T"], map["J"])
     }
 
     /// A bearing no road near the point fits is NoSegment naming the waypoint and the bearing.
@@ -167,9 +181,7 @@ import Testing
         let start = map.point("A", east: 30), north = map.point("T", north: 4)
         let free = try router.route([start, north], options: Self.options(approaches: [nil, .unrestricted])).routes[0]
         let curb = try router.route([start, north], options: Self.options(approaches: [nil, .curb])).routes[0]
-        #expect(Self.heads(Self.arrivalBearing(free.coordinates), 90))
-        #expect(Self.heads(Self.arrivalBearing(curb.coordinates), 270), "\(curb.coordinates)")
-        #expect(curb.distance >= free.distance + 2 * Geo.haversine(map["T"], map["C"]) - 1)
+        Self.expectDetour(curb, heading: 270, direct: free, heading: 90, at: .arrival, between: map["T"], map["C"])
         // South of the street the kerb side is eastbound: no detour.
         let south = try router.route([start, map.point("T", north: -4)], options: Self.options(approaches: [nil, .curb])).routes[0]
         #expect(Self.heads(Self.arrivalBearing(south.coordinates), 90))
@@ -184,9 +196,7 @@ import Testing
         let start = map.point("A", east: 30)
         let north = try router.route([start, map.point("T", north: 4)], options: Self.options(approaches: [nil, .curb])).routes[0]
         let south = try router.route([start, map.point("T", north: -4)], options: Self.options(approaches: [nil, .curb])).routes[0]
-        #expect(Self.heads(Self.arrivalBearing(north.coordinates), 90))
-        #expect(Self.heads(Self.arrivalBearing(south.coordinates), 270), "\(south.coordinates)")
-        #expect(south.distance >= north.distance + 2 * Geo.haversine(map["T"], map["C"]) - 1)
+        Self.expectDetour(south, heading: 270, direct: north, heading: 90, at: .arrival, between: map["T"], map["C"])
     }
 
     /// A start with `curb` departs with the point on the kerb side, even away from the destination.
@@ -196,9 +206,7 @@ import Testing
         let start = map.point("T", north: 4), destination = map.point("C", east: -20)
         let free = try router.route([start, destination]).routes[0]
         let curb = try router.route([start, destination], options: Self.options(approaches: [.curb, nil])).routes[0]
-        #expect(Self.heads(Self.departureBearing(free.coordinates), 90))
-        #expect(Self.heads(Self.departureBearing(curb.coordinates), 270), "\(curb.coordinates)")
-        #expect(curb.distance >= free.distance + 2 * Geo.haversine(map["T"], map["A"]) - 1)
+        Self.expectDetour(curb, heading: 270, direct: free, heading: 90, at: .departure, between: map["T"], map["A"])
     }
 
     /// Pedestrians cross the street: the foot profile ignores `curb`.
@@ -240,7 +248,7 @@ import Testing
         #expect(Self.heads(Self.arrivalBearing(on.legs[0].coordinates), 90) && Self.heads(Self.departureBearing(on.legs[1].coordinates), 90),
                 "\(on.legs[1].coordinates)")
         #expect(on.legs[0].directedEdges.last == on.legs[1].directedEdges.first)
-        #expect(on.distance >= back.distance + 2 * Geo.haversine(map["V"], map["K"]) - 1)
+        #expect(Self.isDetour(on.distance, over: back.distance, between: map["V"], map["K"]))
         #expect(byDefault.legs.map(\.directedEdges) == on.legs.map(\.directedEdges))
         #expect(abs(byDefault.distance - on.distance) < 0.01)
         // Dijkstra answers the same under the constraint.
@@ -299,7 +307,7 @@ import Testing
         let plain = Self.get(service, path), north = Self.get(service, path + "?bearings=0,30;")
         #expect(plain.status == 200 && north.status == 200)
         let plainDistance = try #require(Self.distance(plain.json)), northDistance = try #require(Self.distance(north.json))
-        #expect(northDistance >= plainDistance + 2 * Geo.haversine(map["S"], map["D"]) - 1)
+        #expect(Self.isDetour(northDistance, over: plainDistance, between: map["S"], map["D"]))
         let none = Self.get(service, path + "?bearings=90,30;&radiuses=25;")
         #expect(none.status == 400 && none.json["code"] as? String == "NoSegment", "\(none.json)")
         #expect((none.json["message"] as? String ?? "").contains("90±30"))
@@ -314,7 +322,7 @@ import Testing
         let free = Self.get(service, path + "?approaches=;unrestricted"), curb = Self.get(service, path + "?approaches=;curb")
         #expect(free.status == 200 && curb.status == 200)
         let freeDistance = try #require(Self.distance(free.json)), curbDistance = try #require(Self.distance(curb.json))
-        #expect(curbDistance >= freeDistance + 2 * Geo.haversine(map["T"], map["C"]) - 1)
+        #expect(Self.isDetour(curbDistance, over: freeDistance, between: map["T"], map["C"]))
         #expect(Self.get(service, path + "?approaches=;kerb").status == 400)
     }
 
@@ -326,7 +334,7 @@ import Testing
         let byDefault = Self.get(service, path)
         #expect(on.status == 200 && back.status == 200 && byDefault.status == 200)
         let onDistance = try #require(Self.distance(on.json)), backDistance = try #require(Self.distance(back.json))
-        #expect(onDistance >= backDistance + 2 * Geo.haversine(map["V"], map["K"]) - 1)
+        #expect(Self.isDetour(onDistance, over: backDistance, between: map["V"], map["K"]))
         #expect(Self.distance(byDefault.json) == onDistance)
         // V as a silent via point: one leg, still no U-turn there; with continue_straight=false it may turn.
         let silent = Self.get(service, path + "?waypoints=0;2"), silentBack = Self.get(service, path + "?waypoints=0;2&continue_straight=false")
@@ -350,15 +358,15 @@ import Testing
         func latLon(_ c: Coordinate) -> String { String(format: "%.7f,%.7f", c.lat, c.lon) }
         let street = [map.path, latLon(map.point("S", east: 3)), latLon(map.point("T", east: 3))]
         let plain = try #require(try distance(street)), north = try #require(try distance(street + ["--bearings", "0,30;"]))
-        #expect(north >= plain + 2 * Geo.haversine(map["S"], map["D"]) - 1)
+        #expect(Self.isDetour(north, over: plain, between: map["S"], map["D"]))
         let viaBack = [dead.path, latLon(dead.point("S", east: 5)), latLon(dead.point("V", north: 3)), latLon(dead.point("P", north: 3))]
         let on = try #require(try distance(viaBack + ["--continue-straight", "true"]))
         let back = try #require(try distance(viaBack + ["--continue-straight", "false"]))
-        #expect(on >= back + 2 * Geo.haversine(dead["V"], dead["K"]) - 1)
+        #expect(Self.isDetour(on, over: back, between: dead["V"], dead["K"]))
         let kerb = try Self.kerbRight.get()
         let toKerb = [kerb.path, latLon(kerb.point("A", east: 30)), latLon(kerb.point("T", north: 4))]
         let free = try #require(try distance(toKerb)), curb = try #require(try distance(toKerb + ["--approaches", ";curb"]))
-        #expect(curb >= free + 2 * Geo.haversine(kerb["T"], kerb["C"]) - 1)
+        #expect(Self.isDetour(curb, over: free, between: kerb["T"], kerb["C"]))
         let bad = try Fixtures.run(["route"] + street + ["--bearings", "0;"])
         #expect(bad.status != 0 && bad.stderr.contains("--bearings"), "\(bad.stderr)")
     }
