@@ -324,8 +324,8 @@ public final class Router: @unchecked Sendable {
             var free = (snaps[leg], snaps[leg + 1])
             free.0.directions = .both
             free.1.directions = .both
-            if legPath(from: free.0, to: free.1, metric: metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic),
-                       algorithm: .hierarchy) != nil {
+            let routed = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
+            if legPath(from: free.0, to: free.1, metric: routed, algorithm: .hierarchy) != nil {
                 return NavGraphError("\(prefix) in the directions the bearings and approaches allow there", code: .noRoute)
             }
         }
