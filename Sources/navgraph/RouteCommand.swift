@@ -40,6 +40,12 @@ enum RouteCommand {
             OptionSpec(name: "nodes", kind: .list, placeholder: "SOURCE,TARGET", help: "cost between two 1-based node ids",
                        check: .integer(1...Int(Int32.max), what: "a node id")),
             OptionSpec(name: "quiet", kind: .flag, help: "batch: no latency figures on stderr"),
+            OptionSpec(name: "bearings", kind: .value, placeholder: "V,R;V,R;...",
+                       help: "per waypoint (';'-separated, empty for none): travel bearing V±R degrees there (departure at the start, arrival later)"),
+            OptionSpec(name: "approaches", kind: .value, placeholder: "curb;unrestricted;...",
+                       help: "per waypoint (';'-separated, empty for none): curb keeps the waypoint on the kerb side"),
+            OptionSpec(name: "continue-straight", kind: .value, help: "no U-turn at via waypoints", defaultValue: "default (the profile's: motor yes)",
+                       check: .choice(["default", "true", "false"])),
         ] + metricOptions,
         run: run)
 
@@ -154,6 +160,23 @@ enum RouteCommand {
         }
         options.vehicle = try ProfileOptions.vehicle(arguments, profile: try ProfileOptions.profile(arguments))
         options.nameLanguage = arguments.options["locale"]
+        options.bearings = try arguments.options["bearings"].map { text in
+            try text.split(separator: ";", omittingEmptySubsequences: false).map { item in
+                guard !item.isEmpty else { return nil }
+                guard let filter = BearingFilter(text: item), filter.isInRange else {
+                    throw NavGraphError("--bearings: '\(item)' is not VALUE,RANGE (integers, 0...360 and 0...180)")
+                }
+                return filter
+            }
+        }
+        options.approaches = try arguments.options["approaches"].map { text in
+            try text.split(separator: ";", omittingEmptySubsequences: false).map { item in
+                guard !item.isEmpty else { return nil }
+                guard let approach = Approach(rawValue: String(item)) else { throw NavGraphError("--approaches: '\(item)' is not curb or unrestricted") }
+                return approach
+            }
+        }
+        if let straight = arguments.options["continue-straight"], straight != "default" { options.continueStraight = straight == "true" }
         return options
     }
 

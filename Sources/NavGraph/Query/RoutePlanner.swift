@@ -18,11 +18,13 @@ struct RoutePlanner {
         d & 1 == 0 ? snap.offset : graph.edgeLength[snap.edge] - snap.offset
     }
 
-    /// For each usable direction of the snapped edge: its routing node and the cost from the edge start to the snap.
+    /// For each usable direction of the snapped edge that the snap allows (`Snap.directions`): its routing node and
+    /// the cost from the edge start to the snap.
     func partialCosts(of snap: Snap, metric: RoutingMetric) -> [Int: UInt32] {
         var partials: [Int: UInt32] = [:]
         for direction in 0..<2 {
             let d = 2 * snap.edge + direction
+            guard snap.directions.contains(.of(directedEdge: d)) else { continue }
             let node = Int(graph.routingNodeOfEdge[d])
             guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
             partials[node] = costs.cost(directedEdge: d, upTo: position(of: snap, onDirectedEdge: d), metric: metric)

@@ -26,6 +26,12 @@ public struct RouteOptions: Sendable {
     /// BCP-47 tag of the street names wanted: the ways' `name:XX` in its language where tagged ("de-CH" gives
     /// `name:de`), else `name`. nil keeps the local names.
     public var nameLanguage: String?
+    /// Per-waypoint travel bearing there (departure at the start, arrival later); nil entries or list leave it free.
+    public var bearings: [BearingFilter?]?
+    /// Per-waypoint approach; `curb` keeps the waypoint on the kerb side (ignored by the foot profile).
+    public var approaches: [Approach?]?
+    /// No U-turn at via waypoints (each leg leaves a via in the direction the previous one reached it); nil: the profile's default.
+    public var continueStraight: Bool?
 
     public init() {}
 }
@@ -74,11 +80,24 @@ public final class Router: @unchecked Sendable {
 
     /// Whether some direction of the edge is usable under the metric.
     func isUsable(edge: Int, metric: RoutingMetric) -> Bool {
+        !usableDirections(edge: edge, metric: metric).isEmpty
+    }
+
+    /// The directions of the edge usable under the metric (a routing node of finite weight).
+    func usableDirections(edge: Int, metric: RoutingMetric) -> SnapDirections {
+        var directions: SnapDirections = []
         for direction in 0..<2 {
             let node = graph.routingNodeOfEdge[2 * edge + direction]
-            if node >= 0 && metric.nodeWeight[Int(node)] < CCHMetric.infinity { return true }
+            if node >= 0 && metric.nodeWeight[Int(node)] < CCHMetric.infinity { directions.insert(.of(directedEdge: direction)) }
         }
-        return false
+        return directions
+    }
+
+    /// The directions of the edge that have a routing node, whatever the metric.
+    func routedDirections(edge: Int) -> SnapDirections {
+        var directions: SnapDirections = []
+        for direction in 0..<2 where graph.routingNodeOfEdge[2 * edge + direction] >= 0 { directions.insert(.of(directedEdge: direction)) }
+        return directions
     }
 
     /// Snaps waypoint `index` (0-based), preferring edges the metric may use.
@@ -94,15 +113,23 @@ public final class Router: @unchecked Sendable {
         }
         var options = options
         if let radius = options.radii?[safe: index] ?? nil { options.radius = radius }
+        let bearing = options.bearings?[safe: index] ?? nil
+        let approach = graph.profile == .foot ? nil : options.approaches?[safe: index] ?? nil
         // As in OSRM, a trip starts or ends on a ferry, or on a private service road, only when no other road the
         // metric may use lies within the radius.
-        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in
-            isUsable(edge: edge, metric: metric) && graph.isPreferredStart(edge: edge)
-        }) { return snap }
-        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { isUsable(edge: $0, metric: metric) }) { return snap }
-        if let snap = snapper.candidates(point, radius: options.radius, isUsable: { [graph] edge in
-            graph.routingNodeOfEdge[2 * edge] >= 0 || graph.routingNodeOfEdge[2 * edge + 1] >= 0
-        }) { return snap }
+        if let snap = snapper.candidates(point, radius: options.radius, bearing: bearing, usableDirections: { [graph] edge in
+            graph.isPreferredStart(edge: edge) ? usableDirections(edge: edge, metric: metric) : []
+        }) { return approached(snap, input: point, approach: approach, metric: metric) }
+        if let snap = snapper.candidates(point, radius: options.radius, bearing: bearing, usableDirections: {
+            usableDirections(edge: $0, metric: metric)
+        }) { return approached(snap, input: point, approach: approach, metric: metric) }
+        if let snap = snapper.candidates(point, radius: options.radius, bearing: bearing, usableDirections: { routedDirections(edge: $0) }) {
+            return approached(snap, input: point, approach: approach, metric: metric)
+        }
+        if let bearing, snapper.candidates(point, radius: options.radius, bearing: nil, usableDirections: { routedDirections(edge: $0) }) != nil {
+            throw NavGraphError(String(format: "waypoint %d (%.6f,%.6f): no road direction within %.0f m runs at bearing %@",
+                                       index + 1, point.lat, point.lon, options.radius, bearing.text), code: .noSegment)
+        }
         var message = String(format: "waypoint %d (%.6f,%.6f) is more than %.0f m from the nearest road", index + 1, point.lat, point.lon, options.radius)
         if let distance = snapper.nearestDistance(point, limit: 50_000) {
             message = String(format: "waypoint %d (%.6f,%.6f) is %.0f m from the nearest road (limit %.0f m; raise it with --radius)",
@@ -118,19 +145,41 @@ public final class Router: @unchecked Sendable {
         throw NavGraphError(message, code: .noSegment)
     }
 
+    /// The candidates with a `curb` approach applied to each snap: only the direction that has the input point on
+    /// the kerb side, unless that leaves no usable direction (a oneway, or a bearing that wants the other way).
+    private func approached(_ candidates: SnapCandidates, input: Coordinate, approach: Approach?, metric: RoutingMetric) -> SnapCandidates {
+        guard approach == .curb else { return candidates }
+        func curb(_ snap: Snap) -> Snap {
+            guard let kerb = Approach.curbDirections(of: snap, input: input, side: DrivingSide(at: snap.point), graph: graph) else { return snap }
+            let kept = snap.directions.intersection(kerb)
+            guard !kept.intersection(usableDirections(edge: snap.edge, metric: metric)).isEmpty else { return snap }
+            var narrowed = snap
+            narrowed.directions = kept
+            return narrowed
+        }
+        var result = candidates
+        result.snap = curb(candidates.snap)
+        result.mainFallback = candidates.mainFallback.map(curb)
+        result.nearestInSmallComponent = candidates.nearestInSmallComponent.map(curb)
+        return result
+    }
+
     /// Routes through the waypoints in order.
     public func route(_ waypoints: [Coordinate], options: RouteOptions = RouteOptions()) throws -> RouteResponse {
         guard waypoints.count >= 2 else { throw NavGraphError("a route needs at least 2 waypoints, got \(waypoints.count)") }
         let metric = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
         let candidates = try waypoints.enumerated().map { try snapCandidates($0.element, index: $0.offset, options: options, metric: metric) }
         var snaps = candidates.map(\.snap)
-        let paths: [LegPath]
+        var paths: [LegPath]
         // Every waypoint nearest to the same small component: the route stays in it when it can (OSRM's rule).
         if let nearest = SmallComponentRule.snaps(candidates), let inside = legPaths(through: nearest, metric: metric, algorithm: options.algorithm) {
             snaps = nearest
             paths = inside
         } else {
             paths = try legPathsWithFallbacks(candidates, snaps: &snaps, options: options, metric: metric)
+        }
+        if snaps.count > 2, options.continueStraight ?? graph.profile.continuesStraightAtWaypoints {
+            (paths, snaps) = straightThrough(paths, snaps: snaps, metric: metric, algorithm: options.algorithm)
         }
         let names = graph.nameLanguage(for: options.nameLanguage)
         let legs = paths.map { buildLeg($0, metric: metric, names: names) }
@@ -159,6 +208,61 @@ public final class Router: @unchecked Sendable {
             paths.append(path)
         }
         return paths
+    }
+
+    /// The legs with no U-turn at any via waypoint, and the snaps with each via narrowed to the direction the route
+    /// passes it in (so that alternatives keep it). The legs found one by one already qualify when each via is left
+    /// in the direction it was reached (they are then the cheapest); otherwise a dynamic programme over the legs picks,
+    /// per via, the direction of passage: per leg and pair of end directions, the cheapest leg between them. When
+    /// no route passes every via without turning back, the legs found one by one stand.
+    func straightThrough(_ paths: [LegPath], snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> ([LegPath], [Snap]) {
+        func direction(_ node: Int?) -> SnapDirections? { node.map { .of(directedEdge: Int(graph.routingEdge[$0])) } }
+        func passages(_ paths: [LegPath]) -> [SnapDirections]? {
+            var passed: [SnapDirections] = []
+            for (arriving, leaving) in zip(paths, paths.dropFirst()) {
+                guard let arrival = direction(arriving.nodes.last), arrival == direction(leaving.nodes.first) else { return nil }
+                passed.append(arrival)
+            }
+            return passed
+        }
+        func narrowed(_ passed: [SnapDirections], _ paths: [LegPath]) -> ([LegPath], [Snap]) {
+            var snaps = snaps, paths = paths
+            for (offset, passage) in passed.enumerated() {
+                snaps[offset + 1].directions = passage
+                paths[offset].target.directions = passage
+                paths[offset + 1].source.directions = passage
+            }
+            return (paths, snaps)
+        }
+        guard paths.count == snaps.count - 1 else { return (paths, snaps) }
+        if let passed = passages(paths) { return narrowed(passed, paths) }
+        // States per waypoint: the ends keep their directions, a via is passed one way or the other.
+        let states: [[Snap]] = snaps.indices.map { index in
+            guard index > 0 && index < snaps.count - 1 else { return [snaps[index]] }
+            return snaps[index].directions.intersection(usableDirections(edge: snaps[index].edge, metric: metric)).members.map { passage in
+                var snap = snaps[index]
+                snap.directions = passage
+                return snap
+            }
+        }
+        // Per state of the current waypoint: the cheapest legs so far that end in it.
+        var best: [(cost: Int, paths: [LegPath])?] = [(0, [])]
+        for leg in 0..<(snaps.count - 1) {
+            var next = [(cost: Int, paths: [LegPath])?](repeating: nil, count: states[leg + 1].count)
+            for (from, reached) in best.enumerated() {
+                guard let reached else { continue }
+                for (to, target) in states[leg + 1].enumerated() {
+                    guard let path = legPath(from: states[leg][from], to: target, metric: metric, algorithm: algorithm) else { continue }
+                    let cost = reached.cost + path.cost
+                    if next[to].map({ cost < $0.cost }) ?? true { next[to] = (cost, reached.paths + [path]) }
+                }
+            }
+            best = next
+        }
+        guard let chosen = best.compactMap({ $0 }).min(by: { $0.cost < $1.cost })?.paths, let passed = passages(chosen) else {
+            return (paths, snaps)
+        }
+        return narrowed(passed, chosen)
     }
 
     /// Each leg's path between the usual snaps; an island that cannot reach its neighbour gives way to the main network.
@@ -216,6 +320,15 @@ public final class Router: @unchecked Sendable {
 
     private func unreachableError(leg: Int, snaps: [Snap], options: RouteOptions) -> NavGraphError {
         let prefix = "no route from waypoint \(leg + 1) to \(leg + 2)"
+        if snaps[leg].directions != .both || snaps[leg + 1].directions != .both {
+            var free = (snaps[leg], snaps[leg + 1])
+            free.0.directions = .both
+            free.1.directions = .both
+            let routed = engine.metric(avoid: options.avoid, mode: options.avoidMode, traffic: options.traffic, vehicle: options.vehicle)
+            if legPath(from: free.0, to: free.1, metric: routed, algorithm: .hierarchy) != nil {
+                return NavGraphError("\(prefix) in the directions the bearings and approaches allow there", code: .noRoute)
+            }
+        }
         if !options.avoid.isEmpty && options.avoidMode == .strict {
             let open = metric(avoid: [], mode: .strict, traffic: options.traffic)
             if legPath(from: snaps[leg], to: snaps[leg + 1], metric: open, algorithm: .hierarchy) != nil {

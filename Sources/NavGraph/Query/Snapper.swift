@@ -10,6 +10,8 @@ public struct Snap: Sendable {
     public var point: Coordinate
     /// Metres from the input coordinate to the snapped point.
     public var distance: Double
+    /// The directions of the edge a route may take here (set by the request's bearing and approach).
+    public var directions: SnapDirections = .both
 }
 
 /// A waypoint's snaps: the one routes use, the main-network fallback, and the nearest road when it lies in a small component.
@@ -71,6 +73,14 @@ public final class Snapper: @unchecked Sendable {
     /// Like snapWithFallback, plus the nearest usable road within radius when it lies in a small component (the
     /// nearest is exact: the rings stop only once they have covered it).
     public func candidates(_ point: Coordinate, radius: Double, isUsable: (Int) -> Bool) -> SnapCandidates? {
+        candidates(point, radius: radius, bearing: nil) { isUsable($0) ? .both : [] }
+    }
+
+    /// Like `candidates(_:radius:isUsable:)` for roads with a usable direction (`usableDirections` of an edge, empty
+    /// when it is not usable) whose travel bearing at the snapped segment `bearing` admits; with a bearing each
+    /// snap's `directions` holds those directions, without one it is `.both`.
+    public func candidates(_ point: Coordinate, radius: Double, bearing: BearingFilter?,
+                           usableDirections: (Int) -> SnapDirections) -> SnapCandidates? {
         var best: Snap?, bestMain: Snap?
         guard grid.rows > 0 && grid.columns > 0 else { return nil }
         // The centre cell, moved onto the grid when the point lies outside it: that moves no grid cell farther away
@@ -97,7 +107,7 @@ public final class Snapper: @unchecked Sendable {
                     let cell = row * grid.columns + column
                     for entry in Int(graph.gridFirst[cell])..<Int(graph.gridFirst[cell + 1]) {
                         consider(segment: Int(graph.gridSegment[entry]), point: point, longitudeScale: longitudeScale,
-                                 isUsable: isUsable, best: &best, bestMain: &bestMain)
+                                 bearing: bearing, usableDirections: usableDirections, best: &best, bestMain: &bestMain)
                     }
                 }
             }
@@ -152,8 +162,8 @@ public final class Snapper: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func consider(segment: Int, point: Coordinate, longitudeScale: Double, isUsable: (Int) -> Bool,
-                          best: inout Snap?, bestMain: inout Snap?) {
+    private func consider(segment: Int, point: Coordinate, longitudeScale: Double, bearing: BearingFilter?,
+                          usableDirections: (Int) -> SnapDirections, best: inout Snap?, bestMain: inout Snap?) {
         let a = graph.coordinate(shapePoint: segment), b = graph.coordinate(shapePoint: segment + 1)
         let projection = Geo.project(point, ontoSegmentFrom: a, to: b, longitudeScale: longitudeScale)
         let distance = projection.distance
@@ -161,8 +171,13 @@ public final class Snapper: @unchecked Sendable {
         let improvesMain = bestMain.map { distance < $0.distance } ?? true
         guard improvesBest || improvesMain else { return }
         let edge = graph.edge(ofShapePoint: segment)
-        guard isUsable(edge) else { return }
-        let candidate = Snap(edge: edge, offset: projection.fraction, segment: segment, point: projection.point, distance: distance)
+        // Without a bearing every direction stays open (`RoutePlanner` skips those the metric cannot use).
+        var directions = usableDirections(edge)
+        guard !directions.isEmpty else { return }
+        if let bearing { directions.formIntersection(bearing.directions(from: a, to: b)) } else { directions = .both }
+        guard !directions.isEmpty else { return }
+        let candidate = Snap(edge: edge, offset: projection.fraction, segment: segment, point: projection.point, distance: distance,
+                             directions: directions)
         if improvesBest { best = candidate }
         if improvesMain && isInMainComponent(edge: edge) { bestMain = candidate }
     }

@@ -146,6 +146,12 @@ struct GeneralOptions {
     static let names: Set<String> = ["bearings", "radiuses", "generate_hints", "hints", "approaches", "exclude", "snapping", "skip_waypoints"]
 
     var radii: [Double?]?
+    /// Per-coordinate `bearings=value,range` (nil entries where empty).
+    var bearings: [BearingFilter?]?
+    /// Per-coordinate `approaches=curb|unrestricted` (nil entries where empty).
+    var approaches: [Approach?]?
+    /// `continue_straight=true|false`; nil for `default` or absent (the profile decides). Only `/route` allows the name.
+    var continueStraight: Bool?
     var exclude: AvoidSet = []
     var skipWaypoints = false
 
@@ -170,18 +176,20 @@ struct GeneralOptions {
             guard value >= 0, value.isFinite else { throw OSRMError(.invalidValue, "radiuses: \(item) is not >= 0") }
             return min(value, Self.unlimitedRadius)
         }
-        _ = try options.perCoordinate("bearings", count: count) { item -> Int in
-            let parts = item.split(separator: ",")
-            guard parts.count == 2, let value = Int(parts[0]), let range = Int(parts[1]) else {
-                throw OSRMError(.invalidQuery, "bearings: '\(item)' is not {value},{range}")
-            }
-            guard (0...360).contains(value), (0...180).contains(range) else { throw OSRMError(.invalidValue, "bearings: '\(item)' is out of range") }
-            return value
+        bearings = try options.perCoordinate("bearings", count: count) { item -> BearingFilter in
+            guard let filter = BearingFilter(text: item) else { throw OSRMError(.invalidQuery, "bearings: '\(item)' is not {value},{range}") }
+            guard filter.isInRange else { throw OSRMError(.invalidValue, "bearings: '\(item)' is out of range") }
+            return filter
         }
         _ = try options.perCoordinate("hints", count: count) { $0 }
-        _ = try options.perCoordinate("approaches", count: count) { item -> String in
-            guard item == "curb" || item == "unrestricted" else { throw OSRMError(.invalidQuery, "approaches: '\(item)' is not curb or unrestricted") }
-            return String(item)
+        approaches = try options.perCoordinate("approaches", count: count) { item -> Approach in
+            guard let approach = Approach(rawValue: String(item)) else { throw OSRMError(.invalidQuery, "approaches: '\(item)' is not curb or unrestricted") }
+            return approach
+        }
+        switch try options.choice("continue_straight", ["default", "true", "false"], default: "default") {
+        case "true": continueStraight = true
+        case "false": continueStraight = false
+        default: continueStraight = nil
         }
         _ = try options.bool("generate_hints", default: true)
         _ = try options.choice("snapping", ["default", "any"], default: "default")

@@ -61,7 +61,6 @@ struct RouteEndpoint {
             let geometries = try options.choice("geometries", GeometryFormat.allCases.map(\.rawValue), default: "polyline")
             geometry = GeometryFormat(rawValue: geometries) ?? .polyline
             overview = try options.choice("overview", ["simplified", "full", "false"], default: "simplified")
-            _ = try options.choice("continue_straight", ["default", "true", "false"], default: "default")
             if let raw = options["waypoints"] {
                 let indices = try raw.split(separator: ";", omittingEmptySubsequences: false).map { item in
                     guard let index = Int(item) else { throw OSRMError(.invalidQuery, "waypoints: '\(item)' is not an index") }
@@ -115,6 +114,9 @@ struct RouteEndpoint {
         var options = RouteOptions()
         options.radius = RoutingService.defaultRadius
         options.radii = parameters.general.radii
+        options.bearings = parameters.general.bearings
+        options.approaches = parameters.general.approaches
+        options.continueStraight = parameters.general.continueStraight
         options.avoid = parameters.general.exclude
         options.alternatives = parameters.alternatives
         options.traffic = traffic

@@ -1,0 +1,92 @@
+import Foundation
+import NavGraph
+
+/// A road map drawn in ASCII, in the manner of Valhalla's gurka tests: the drawing is the test's data.
+///
+/// Every letter or digit of the drawing is an OSM node; every other character (`-`, `|`, `/`, spaces) is only
+/// there for the reader. Characters lie on a square grid of `gridMetres` (10 m by default) in both directions:
+/// one column east is `gridMetres` east, one line down is `gridMetres` south (so a drawing looks stretched
+/// north-south in a monospaced font). The top-left character sits at `origin`. Ways are strings of node letters
+/// in order, each with its OSM tags; the nodes of a way need not be joined by drawn lines, but should be.
+///
+///     let map = try MapDrawing("""
+///           N
+///           |
+///       A---B---C
+///           |
+///           S
+///       """, ways: [("ABC", ["highway": "residential"]), ("NBS", ["highway": "primary", "oneway": "yes"])])
+///         .importGraph(named: "plus")
+///     let route = try Router(graph: map.graph).route([map["A"], map["S"]])
+///
+/// Place the map where its test needs it: `origin` decides the driving side (`DrivingSide`) and the country rules.
+/// Restrictions and other relations go into `osm.relations`, with `MapDrawing.nodeID(_:)` and the way ids (1, 2, ...
+/// in the order of `ways`).
+struct MapDrawing {
+    /// The OSM data: one node per letter, one way per entry of `ways`.
+    var osm = CraftedOSM()
+    /// Each letter's coordinate.
+    let coordinates: [Character: Coordinate]
+    let gridMetres: Double
+
+    /// Metres per degree of latitude (the mean Earth radius's, as `Geo.haversine` uses).
+    static let metresPerDegree = 111_195.0
+
+    /// Reads the drawing; `ways` are node-letter strings with their tags (way ids 1, 2, ... in this order).
+    init(_ drawing: String, gridMetres: Double = 10, origin: Coordinate = Coordinate(lat: 45.0, lon: 7.0),
+         ways: [(nodes: String, tags: [String: String])]) throws {
+        self.gridMetres = gridMetres
+        var coordinates: [Character: Coordinate] = [:]
+        let longitudeMetres = Self.metresPerDegree * cos(origin.lat * Double.pi / 180)
+        for (row, line) in drawing.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (column, character) in line.enumerated() where character.isLetter || character.isNumber {
+                guard character.isASCII else { throw NavGraphError("map drawing: '\(character)' is not an ASCII letter or digit") }
+                guard coordinates[character] == nil else { throw NavGraphError("map drawing: node '\(character)' is drawn twice") }
+                coordinates[character] = Coordinate(lat: origin.lat - Double(row) * gridMetres / Self.metresPerDegree,
+                                                    lon: origin.lon + Double(column) * gridMetres / longitudeMetres)
+            }
+        }
+        self.coordinates = coordinates
+        osm.nodes = coordinates.keys.sorted().map { letter in
+            let point = coordinates[letter] ?? origin
+            return (Self.nodeID(letter), point.lat, point.lon)
+        }
+        for (index, way) in ways.enumerated() {
+            guard way.nodes.count >= 2 else { throw NavGraphError("map drawing: way '\(way.nodes)' needs at least two nodes") }
+            for letter in way.nodes where coordinates[letter] == nil {
+                throw NavGraphError("map drawing: way '\(way.nodes)' names node '\(letter)', which is not drawn")
+            }
+            osm.ways.append((Int64(index + 1), way.nodes.map(Self.nodeID), way.tags))
+        }
+    }
+
+    /// The OSM id of a letter's node (its ASCII code).
+    static func nodeID(_ letter: Character) -> Int64 { Int64(letter.asciiValue ?? 0) }
+
+    /// Writes the OSM XML, imports it and returns the graph with the letters' coordinates.
+    func importGraph(named name: String) throws -> DrawnMap {
+        DrawnMap(graph: try osm.importGraph(named: name), coordinates: coordinates,
+                 path: Fixtures.workDirectory.appendingPathComponent("\(name).navgraph").path)
+    }
+}
+
+/// An imported map drawing: the graph and where each letter lies.
+struct DrawnMap {
+    let graph: RoutingGraph
+    let coordinates: [Character: Coordinate]
+    /// The graph file (every profile's network).
+    let path: String
+
+    /// The same map loaded for another profile (`graph` is the car's).
+    func graph(profile: ProfileID) throws -> RoutingGraph { try RoutingGraph(path: path, profile: profile) }
+
+    /// A letter's coordinate (a test names only drawn letters; an undrawn one is a test bug and gives 0,0).
+    subscript(letter: Character) -> Coordinate { coordinates[letter] ?? Coordinate(lat: 0, lon: 0) }
+
+    /// A point `east` and `north` metres from a letter (negative for west and south), e.g. a kerb beside a road.
+    func point(_ letter: Character, east: Double = 0, north: Double = 0) -> Coordinate {
+        let base = self[letter]
+        return Coordinate(lat: base.lat + north / MapDrawing.metresPerDegree,
+                          lon: base.lon + east / (MapDrawing.metresPerDegree * cos(base.lat * Double.pi / 180)))
+    }
+}
