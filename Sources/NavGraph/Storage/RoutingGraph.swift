@@ -251,6 +251,9 @@ public final class RoutingGraph: @unchecked Sendable {
 
     public func flags(edge: Int) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge]) }
 
+    /// Whether the profile's cyclist pushes the bicycle along directed edge d (`EdgeFlags.pushedForward|Backward`).
+    @inline(__always) public func isPushed(directedEdge d: Int) -> Bool { flags(edge: d >> 1).isPushed(directedEdge: d) }
+
     /// A field (`GuideRecord` index) of an edge's guidance record; 0 when untagged.
     @inline(__always) public func guideField(edge: Int, field: Int) -> UInt32 {
         guideFields[Int(edgeGuide[edge]) * GuideRecord.fieldCount + field]
