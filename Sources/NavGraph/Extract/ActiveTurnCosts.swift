@@ -33,16 +33,12 @@ public enum ActiveTurnCosts {
     /// Milliseconds per arc of `turns` (same order as `turns.head`) for `profile`, one of the active road set's.
     static func compute(network: RoadNetwork, turns: TurnGraph, profile: ProfileID) -> ContiguousArray<UInt32> {
         let riding = profile != .foot
-        var degree = ContiguousArray<Int32>(repeating: 0, count: network.nodeCount)
-        for edge in 0..<network.edgeCount {
-            degree[Int(network.edgeFrom[edge])] += 1
-            degree[Int(network.edgeTo[edge])] += 1
-        }
+        let degree = TurnCosts.junctionDegrees(network)
         var entryDelay = ContiguousArray<UInt32>(repeating: UInt32.max, count: 2 * network.edgeCount)
         var result = ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
         for node in 0..<turns.nodeCount {
             let d = Int(turns.directedEdge[node])
-            let junction = Int(d & 1 == 0 ? network.edgeTo[d >> 1] : network.edgeFrom[d >> 1])
+            let junction = TurnCosts.junctionReached(network, by: d)
             let control = NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0)
             let signalled = control.contains(.trafficSignals)
             let atJunction = signalled ? TurnCosts.trafficSignalSeconds : 0

@@ -147,17 +147,7 @@ public struct ProfileRules: Sendable {
     /// The access value per direction: for each access key in turn its `:forward`/`:backward` form, then the plain key,
     /// until both directions have one (OSRM's Tags.get_forward_backward_by_set), each resolved.
     public func directionalAccess(_ tags: OSMTags) -> (forward: String?, backward: String?) {
-        var forward: String?, backward: String?
-        for key in accessKeys {
-            forward = forward ?? tags[key + ":forward"]
-            backward = backward ?? tags[key + ":backward"]
-            if forward == nil || backward == nil {
-                let common = tags[key]
-                forward = forward ?? common
-                backward = backward ?? common
-            }
-            if forward != nil && backward != nil { break }
-        }
+        let (forward, backward) = tags.perDirection(accessKeys.map { ($0, $0 + ":forward", $0 + ":backward") })
         return (forward.map(resolvedAccess), backward.map(resolvedAccess))
     }
 }
