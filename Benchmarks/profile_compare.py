@@ -10,8 +10,8 @@ For each extract (default milan, porto), in one run:
     `navgraph route --pairs --profile bicycle|foot` and the in-process OSRM bindings, and reports over the pairs both
     routed the median of |navgraph/OSRM - 1| for duration and distance, and the median signed ratio.
 
-With --routes-only the import-cost part is skipped: the extract is imported once with --binary (road sets
-motor and active) and only the routes are compared, with the p90 deviations, and --worst N lists each profile's N
+With --routes-only the import-cost part is skipped: the extract is imported once with --binary (--profiles
+car,bicycle,foot) and only the routes are compared, with the p90 deviations, and --worst N lists each profile's N
 pairs whose duration differs most (coordinates, both engines' duration and distance) for tracing them to OSM tags.
 
 Usage (the OSRM bindings need the venv of Tools/setup_peers.sh):
