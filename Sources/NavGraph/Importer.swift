@@ -296,6 +296,7 @@ public enum Importer {
         let contracted = PhaseResult<CCHTopology>()
         let connected = PhaseResult<(component: ContiguousArray<UInt32>, sizes: [Int])>()
         let turnsAhead = PhaseResult<TurnArraysAhead>()
+        var profileComponents: [ContiguousArray<UInt32>] = []
         do {
             let renumbered = turns  // dropped before the turn graph is changed again (no copy on write)
             turns = TurnGraph()
@@ -321,6 +322,15 @@ public enum Importer {
                     }
                 }
             }
+            // The active profiles differ most in what they may use (footpaths closed to bicycles): each gets its own
+            // components for snapping (ProfileComponents).
+            if roadSet == .active {
+                let weights = written.nodeWeights
+                profileComponents = log.phase(tag + "profile components") {
+                    let found = profileIDs.indices.map { ProfileComponents.compute(turns: renumbered, weights: weights[$0], rank: rank) }
+                    return (found.map(\.component), zip(profileIDs, found).map { "\($0.rawValue) largest \($1.sizes.first ?? 0)" }.joined(separator: ", "))
+                }
+            }
         }
         var topology = try contracted.take()
         var (component, componentSizes) = try connected.take()
@@ -328,6 +338,8 @@ public enum Importer {
         for (name, section) in ahead.sections { writer.noteAhead(name, section) }
         try writer.addAhead(Section.routingComponent, component)
         component = []
+        for (id, own) in zip(profileIDs, profileComponents) { try writer.addAhead(id.componentSectionBase, own) }
+        profileComponents = []
         written.renumber(rank: rank)
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
         routingNodeOfEdge = []
@@ -455,6 +467,7 @@ public enum Importer {
             writer.record(profileMetrics[0].metricSections)
             try writer.place(Section.gridFirst)
             try writer.place(Section.gridSegment)
+            for id in profileIDs where roadSet == .active { try writer.place(id.componentSectionBase) }
             for (index, entry) in profileMetrics.enumerated() where index > 0 && written.hasOwnEdges[index] {
                 try writer.place(entry.profile.baseSectionName(.timeForward))
                 try writer.place(entry.profile.baseSectionName(.timeBackward))

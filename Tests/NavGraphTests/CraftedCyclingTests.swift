@@ -165,6 +165,34 @@ import Testing
         #expect(lanes(try Self.leg(graph, profile: .foot)).isEmpty)
     }
 
+    /// A 25 x 25 grid of streets 100 m apart (big enough for a main component), and south of it a footway that only a
+    /// `bicycle=no` path joins: the pedestrians' network, not the cyclists'. A cyclist's waypoint 30 m from that
+    /// footway and 70 m from the grid snaps to the grid (the footway is an island for the bicycle); a walker's to the
+    /// footway.
+    @Test func cyclistsSnapToTheirOwnNetworkNotThePedestrians() throws {
+        var s = Sketch()
+        func id(_ i: Int, _ j: Int) -> Int64 { Int64(10_000 + i * 25 + j) }
+        for i in 0..<25 { for j in 0..<25 { s.node(id(i, j), Double(i) * 100, Double(j) * 100) } }
+        for i in 0..<25 {
+            for j in 0..<25 {
+                if i + 1 < 25 { s.way([id(i, j), id(i + 1, j)], ["highway": "residential"]) }
+                if j + 1 < 25 { s.way([id(i, j), id(i, j + 1)], ["highway": "residential"]) }
+            }
+        }
+        s.node(1, 1200, -100); s.node(2, 1500, -100)
+        s.way([id(12, 0), 1], ["highway": "path", "bicycle": "no"])
+        s.way([1, 2], ["highway": "footway"])
+        let graph = try s.osm.importGraph(named: "cycling-own-components")
+        let start = Sketch.coordinate(1400, -70), end = Sketch.coordinate(1000, 50)
+        let bicycle = try RoutingGraph(file: graph.file, profile: .bicycle)
+        #expect(bicycle.profileComponentSizes?.first ?? 0 >= Snapper.smallComponentSize)
+        let ride = try Router(graph: bicycle).route([start, end]).routes[0].legs[0]
+        #expect(!ride.directedEdges.contains { bicycle.roadClass(edge: $0 >> 1) == .footway })
+        let foot = try RoutingGraph(file: graph.file, profile: .foot)
+        let walk = try Router(graph: foot).route([start, end]).routes[0].legs[0]
+        #expect(walk.directedEdges.contains { foot.roadClass(edge: $0 >> 1) == .footway })
+    }
+
     @Test func eScooterIsServedFromTheActiveRoadSet() throws {
         let graph = try Self.street(middle: ["highway": "cycleway", "name": "Green Way"]).osm.importGraph(named: "cycling-escooter")
         #expect(try RoutingGraph(file: graph.file, profile: .escooter).metadata.profiles == ["bicycle", "foot", "escooter"])

@@ -63,6 +63,10 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
     /// road set's plain section for the set's first profile.
     func sectionName(_ field: ProfileField) -> String { roadSet.sectionName(baseSectionName(field)) }
 
+    /// The section (before the road set's prefix) of the profile's own strongly connected components, which the
+    /// active road set stores (`ProfileComponents`); a file without it snaps with the road set's components.
+    var componentSectionBase: String { "p.\(rawValue).co" }
+
     /// The same name before the road set's prefix.
     func baseSectionName(_ field: ProfileField) -> String {
         roadSet.profiles.first == self ? field.baseSection : "p.\(rawValue).\(field.rawValue)"
