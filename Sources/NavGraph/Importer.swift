@@ -152,7 +152,7 @@ public enum Importer {
         // The sections no later phase reads are written and freed before waiting for the other road networks, so that
         // they are not resident while another network is built.
         var padded = withGuidanceArrays(consume network)
-        try writeAhead(&padded, withTurnCosts: roadSet.profiles[0].rawValue == CarProfile.name, to: &writer)
+        try writeAhead(&padded, withTurnCosts: true, to: &writer)
         if let networkTurns, index < networkTurns.lastIndex {
             let waited = networkTurns.waitForAll()
             log.say(String(format: "%@ road set: waited %.2fs for the other road networks", roadSet.rawValue, waited))
@@ -201,7 +201,8 @@ public enum Importer {
                            to writer: inout StreamedSections) throws -> GraphMetadata {
         let tag = roadSet == .motor ? "" : "\(roadSet.rawValue) "
         let profile = profile ?? roadSet.profiles[0].rawValue
-        let withTurnCosts = profile == CarProfile.name
+        // The car's turn costs (shared by the motor set), or each active profile's own (ActiveTurnCosts); none for DIMACS.
+        let withTurnCosts = profile == CarProfile.name || (roadSet == .active && profile == roadSet.profiles[0].rawValue)
         writer.rename = roadSet.sectionName
         var padded = consume unpadded
         if !writtenAhead {
@@ -248,7 +249,7 @@ public enum Importer {
         if let tries = environment["NAVGRAPH_ORDER_SPLIT_TRIES"].flatMap({ Int32($0) }) { effort.splitSeparatorTries = tries }
         if let tries = environment["NAVGRAPH_ORDER_ND_TRIES"].flatMap({ Int32($0) }) { effort.nodeNDSeparatorTries = tries }
         effort.seed = environment["NAVGRAPH_ORDER_SEED"].flatMap { Int32($0) }
-        let ordered = PhaseResult<ContiguousArray<UInt32>>(), costed = PhaseResult<ContiguousArray<UInt32>>()
+        let ordered = PhaseResult<ContiguousArray<UInt32>>(), costed = PhaseResult<[ContiguousArray<UInt32>]>()
         PhaseWorkers.run(withTurnCosts ? 2 : 1) { part in
             if part == 0 {
                 ordered.value = Result {
@@ -269,9 +270,11 @@ public enum Importer {
             costed.value = Result {
                 guard let network = held.take() else { throw NavGraphError("\(input): the road network was released early", code: .ioFailure) }
                 let costs = log.phase(tag + "turn costs") {
-                    let costs = TurnCosts.compute(network: network, turns: unordered)
-                    let total = costs.reduce(0) { $0 + Int($1) }
-                    return (costs, String(format: "mean %.2f s per turn", Double(total) / 1000 / Double(max(1, costs.count))))
+                    let costs = roadSet == .active ? profileIDs.map { ActiveTurnCosts.compute(network: network, turns: unordered, profile: $0) }
+                        : [TurnCosts.compute(network: network, turns: unordered)]
+                    let total = costs[0].reduce(0) { $0 + Int($1) }
+                    return (costs, String(format: "mean %.2f s per turn (%@)", Double(total) / 1000 / Double(max(1, costs[0].count)),
+                                          roadSet == .active ? profileIDs[0].rawValue : "car"))
                 }
                 written = try writeNetwork(consume network)
                 return costs
@@ -280,7 +283,7 @@ public enum Importer {
         var rank = try ordered.take()
         waits.afterOrder()
         let earlyCosts = withTurnCosts ? try costed.take() : nil
-        var (turns, carriedCosts) = renumber(unordered, rank: rank, arcValues: earlyCosts)
+        var (turns, carriedCosts) = renumber(unordered, rank: rank, arcValues: earlyCosts ?? [])
         var routingNodeOfEdge = ContiguousArray<Int32>(repeating: -1, count: edgeCount * 2)
         for node in 0..<unordered.originalNodeCount { routingNodeOfEdge[Int(unordered.directedEdge[node])] = Int32(rank[node]) }
         unordered = TurnGraph()  // the renumbered copy replaces it
@@ -288,16 +291,17 @@ public enum Importer {
         let hasOwnEdges = written.hasOwnEdges
         // The contraction, and the components and the turn arrays the customizations read back, each only read the
         // renumbered turn graph: they run side by side (the turn arrays are written ahead on the components' thread).
-        // Without the car's turn costs, every turn is free.
+        // Without turn costs (DIMACS), every turn is free.
         let routingNodeCount = turns.nodeCount, turnCount = turns.arcCount
         let contracted = PhaseResult<CCHTopology>()
         let connected = PhaseResult<(component: ContiguousArray<UInt32>, sizes: [Int])>()
         let turnsAhead = PhaseResult<TurnArraysAhead>()
+        var profileComponents: [ContiguousArray<UInt32>] = []
         do {
             let renumbered = turns  // dropped before the turn graph is changed again (no copy on write)
             turns = TurnGraph()
-            let turnCost = carriedCosts ?? ContiguousArray<UInt32>(repeating: 0, count: turnCount)
-            carriedCosts = nil
+            let turnCosts = carriedCosts.isEmpty ? [ContiguousArray<UInt32>(repeating: 0, count: turnCount)] : carriedCosts
+            carriedCosts = []
             let aheadWriter = writer  // only its `write` is used, from the components' thread
             PhaseWorkers.run(2) { part in
                 if part == 0 {
@@ -313,9 +317,18 @@ public enum Importer {
                         return (result, "\(result.sizes.count) strongly connected, largest \(result.sizes.first ?? 0)")
                     })
                     turnsAhead.value = Result {
-                        try writeTurnsAhead(renumbered, turnCost: turnCost, profiles: profileIDs, hasOwnEdges: hasOwnEdges,
+                        try writeTurnsAhead(renumbered, turnCosts: turnCosts, profiles: profileIDs, hasOwnEdges: hasOwnEdges,
                                             restrictions: profileRestrictions, with: aheadWriter)
                     }
+                }
+            }
+            // The active profiles differ most in what they may use (footpaths closed to bicycles): each gets its own
+            // components for snapping (ProfileComponents).
+            if roadSet == .active {
+                let weights = written.nodeWeights
+                profileComponents = log.phase(tag + "profile components") {
+                    let found = profileIDs.indices.map { ProfileComponents.compute(turns: renumbered, weights: weights[$0], rank: rank) }
+                    return (found.map(\.component), zip(profileIDs, found).map { "\($0.rawValue) largest \($1.sizes.first ?? 0)" }.joined(separator: ", "))
                 }
             }
         }
@@ -325,6 +338,8 @@ public enum Importer {
         for (name, section) in ahead.sections { writer.noteAhead(name, section) }
         try writer.addAhead(Section.routingComponent, component)
         component = []
+        for (id, own) in zip(profileIDs, profileComponents) { try writer.addAhead(id.componentSectionBase, own) }
+        profileComponents = []
         written.renumber(rank: rank)
         try writer.addAhead(Section.routingNodeOfEdge, routingNodeOfEdge)
         routingNodeOfEdge = []
@@ -452,6 +467,7 @@ public enum Importer {
             writer.record(profileMetrics[0].metricSections)
             try writer.place(Section.gridFirst)
             try writer.place(Section.gridSegment)
+            for id in profileIDs where roadSet == .active { try writer.place(id.componentSectionBase) }
             for (index, entry) in profileMetrics.enumerated() where index > 0 && written.hasOwnEdges[index] {
                 try writer.place(entry.profile.baseSectionName(.timeForward))
                 try writer.place(entry.profile.baseSectionName(.timeBackward))
@@ -510,7 +526,7 @@ public enum Importer {
     /// the customizations read back, turn arc by turn arc; the input arcs follow once contracted), through `writer`'s
     /// `write` only, so from any thread. A later profile without edge arrays of its own has no turn-cost section: its
     /// costs stay in memory.
-    private static func writeTurnsAhead(_ turns: TurnGraph, turnCost: ContiguousArray<UInt32>, profiles: [ProfileID], hasOwnEdges: [Bool],
+    private static func writeTurnsAhead(_ turns: TurnGraph, turnCosts: [ContiguousArray<UInt32>], profiles: [ProfileID], hasOwnEdges: [Bool],
                                         restrictions: [TurnRestriction], with writer: StreamedSections) throws -> TurnArraysAhead {
         var sections: [(String, GraphFileSection)] = []
         func write<Element: BitwiseCopyable>(_ name: String, _ values: ContiguousArray<Element>) throws -> GraphFileSection {
@@ -520,7 +536,7 @@ public enum Importer {
         }
         var costs: [InputArcSource.Column] = []
         for (index, id) in profiles.enumerated() {
-            let profileCosts = ProfileTurnCosts.apply(restrictions, profile: id, to: turnCost, turns: turns)
+            let profileCosts = ProfileTurnCosts.apply(restrictions, profile: id, to: turnCosts[turnCosts.count > index ? index : 0], turns: turns)
             if index == 0 || hasOwnEdges[index] {
                 costs.append(.written(try write(index == 0 ? Section.turnCost : id.baseSectionName(.turnCost), profileCosts)))
             } else {
@@ -564,10 +580,10 @@ public enum Importer {
     }
 
     /// Renumbers routing nodes so that node id equals rank.
-    /// The turn graph with node v renamed rank[v], each node's arcs sorted by head; `arcValues` (one per arc, if
-    /// given) follow their arcs.
+    /// The turn graph with node v renamed rank[v], each node's arcs sorted by head (then by the first column's value);
+    /// each column of `arcValues` (one value per arc) follows its arcs.
     static func renumber(_ graph: TurnGraph, rank: ContiguousArray<UInt32>,
-                         arcValues: ContiguousArray<UInt32>? = nil) -> (TurnGraph, ContiguousArray<UInt32>?) {
+                         arcValues columns: [ContiguousArray<UInt32>] = []) -> (TurnGraph, [ContiguousArray<UInt32>]) {
         var order = ContiguousArray<UInt32>(repeating: 0, count: graph.nodeCount)
         for node in 0..<graph.nodeCount { order[Int(rank[node])] = UInt32(node) }
         var result = TurnGraph()
@@ -575,24 +591,24 @@ public enum Importer {
         result.firstOut.append(0)
         result.head.reserveCapacity(graph.arcCount)
         result.directedEdge.reserveCapacity(graph.nodeCount)
-        var values = ContiguousArray<UInt32>()
-        if arcValues != nil { values.reserveCapacity(graph.arcCount) }
-        var arcs: [(head: UInt32, value: UInt32)] = []  // one node's arcs, reused
+        var values = columns.map { _ in ContiguousArray<UInt32>() }
+        for index in values.indices { values[index].reserveCapacity(graph.arcCount) }
+        var arcs: [(head: UInt32, value: UInt32, arc: Int)] = []  // one node's arcs, reused
         for newID in 0..<graph.nodeCount {
             let old = Int(order[newID])
             result.directedEdge.append(graph.directedEdge[old])
             arcs.removeAll(keepingCapacity: true)
             for arc in Int(graph.firstOut[old])..<Int(graph.firstOut[old + 1]) {
-                arcs.append((rank[Int(graph.head[arc])], arcValues?[arc] ?? 0))
+                arcs.append((rank[Int(graph.head[arc])], columns.first?[arc] ?? 0, arc))
             }
-            arcs.sort { $0.head != $1.head ? $0.head < $1.head : $0.value < $1.value }
+            arcs.sort { ($0.head, $0.value, $0.arc) < ($1.head, $1.value, $1.arc) }
             for arc in arcs {
                 result.head.append(arc.head)
-                if arcValues != nil { values.append(arc.value) }
+                for index in columns.indices { values[index].append(columns[index][arc.arc]) }
             }
             result.firstOut.append(UInt32(result.head.count))
         }
-        return (result, arcValues == nil ? nil : values)
+        return (result, values)
     }
 
     static func boundingBox(_ network: RoadNetwork) -> BoundingBox {

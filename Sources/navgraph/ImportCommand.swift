@@ -14,7 +14,7 @@ enum ImportCommand {
             OptionSpec(name: "profile", kind: .value, help: "accepted for compatibility (car only); --profiles chooses the profiles", defaultValue: CarProfile.name,
                        check: .choice([CarProfile.name])),
             OptionSpec(name: "road-sets", kind: .list, placeholder: "motor,active",
-                       help: "road sets to import: motor (car, truck, motorcycle), active (bicycle, foot)", defaultValue: "motor,active",
+                       help: "road sets to import: motor (car, truck, motorcycle), active (bicycle, foot, escooter)", defaultValue: "motor,active",
                        check: .choice(RoadSet.allCases.map(\.rawValue))),
             OptionSpec(name: "profiles", kind: .list, placeholder: "car,bicycle",
                        help: "profiles to import, instead of --road-sets: car is always imported, and bicycle with foot (each owns its road set's shared sections)",

@@ -116,7 +116,7 @@ import Testing
         let car = try RoutingGraph(path: path)
         let foot = try RoutingGraph(file: car.file, profile: .foot)
         #expect(foot.metadata.profiles == ["bicycle", "foot"])
-        for missing in [ProfileID.truck, .motorcycle] {
+        for missing in [ProfileID.truck, .motorcycle, .escooter] {
             #expect(throws: NavGraphError.self) { try RoutingGraph(file: car.file, profile: missing) }
             do { _ = try RoutingGraph(file: car.file, profile: missing) } catch let error as NavGraphError { #expect(error.code == .noRoute) }
         }

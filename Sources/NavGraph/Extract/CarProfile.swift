@@ -194,17 +194,7 @@ extension CarProfile {
     /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
     /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
     static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
-        var forward: String?, backward: String?
-        for (key, forwardKey, backwardKey) in maxspeedKeyForms {
-            forward = forward ?? tags[forwardKey]
-            backward = backward ?? tags[backwardKey]
-            if forward == nil || backward == nil {
-                let common = tags[key]
-                forward = forward ?? common
-                backward = backward ?? common
-            }
-            if forward != nil && backward != nil { break }
-        }
+        let (forward, backward) = tags.perDirection(maxspeedKeyForms)
         return (Maxspeed.parse(forward), Maxspeed.parse(backward))
     }
 }

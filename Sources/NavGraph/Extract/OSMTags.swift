@@ -80,6 +80,23 @@ public struct OSMTags: Sequence, ExpressibleByDictionaryLiteral {
     /// The number of tags.
     public var count: Int { entries.count }
 
+    /// A value per direction from (key, forward key, backward key) forms, as OSRM reads them: for each form in turn
+    /// its `:forward` / `:backward` key, then the plain key, until both directions have a value.
+    public func perDirection(_ forms: [(String, String, String)]) -> (forward: String?, backward: String?) {
+        var forward: String?, backward: String?
+        for (key, forwardKey, backwardKey) in forms {
+            forward = forward ?? self[forwardKey]
+            backward = backward ?? self[backwardKey]
+            if forward == nil || backward == nil {
+                let common = self[key]
+                forward = forward ?? common
+                backward = backward ?? common
+            }
+            if forward != nil && backward != nil { break }
+        }
+        return (forward, backward)
+    }
+
     /// The same tags without `removed` keys.
     public func removing(_ removed: [String]) -> OSMTags {
         var result = self

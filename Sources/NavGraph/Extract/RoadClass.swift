@@ -94,4 +94,12 @@ public struct EdgeFlags: OptionSet, Sendable {
     public static let privateAccess = EdgeFlags(rawValue: 1 << 7)
     /// `junction=circular`: a traffic circle guidance announces as a rotary (it also carries `roundabout`).
     public static let circular = EdgeFlags(rawValue: 1 << 8)
+    /// The cyclist pushes the bicycle along the edge's direction (walking speed: footway, steps, against a oneway,
+    /// `bicycle=dismount`); bicycle and e-scooter flags only.
+    public static let pushedForward = EdgeFlags(rawValue: 1 << 9)
+    /// The cyclist pushes the bicycle against the edge's direction.
+    public static let pushedBackward = EdgeFlags(rawValue: 1 << 10)
+
+    /// Whether the bicycle is pushed along directed edge `d` (even: along the edge, odd: against it).
+    public func isPushed(directedEdge d: Int) -> Bool { contains(d & 1 == 0 ? .pushedForward : .pushedBackward) }
 }

@@ -89,16 +89,12 @@ public enum TurnCosts {
 
     /// Milliseconds per arc of `turns` (same order as `turns.head`).
     public static func compute(network: RoadNetwork, turns: TurnGraph) -> ContiguousArray<UInt32> {
-        var degree = ContiguousArray<Int32>(repeating: 0, count: network.nodeCount)
-        for edge in 0..<network.edgeCount {
-            degree[Int(network.edgeFrom[edge])] += 1
-            degree[Int(network.edgeTo[edge])] += 1
-        }
+        let degree = junctionDegrees(network)
         var entryDelay = ContiguousArray<UInt32>(repeating: UInt32.max, count: 2 * network.edgeCount)
         var result = ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
         for node in 0..<turns.nodeCount {
             let d = Int(turns.directedEdge[node])
-            let junction = Int(d & 1 == 0 ? network.edgeTo[d >> 1] : network.edgeFrom[d >> 1])
+            let junction = junctionReached(network, by: d)
             let junctionPoint = shapeIndex(network, d, fromEnd: true, step: 0)
             let drivingSide = DrivingSide(at: Coordinate(latE7: network.shapeLatE7[junctionPoint], lonE7: network.shapeLonE7[junctionPoint]))
             var atJunction = controlDelay(NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0), alongWay: nil)
@@ -126,6 +122,21 @@ public enum TurnCosts {
             }
         }
         return result
+    }
+
+    /// How many edge ends meet at each junction.
+    static func junctionDegrees(_ network: RoadNetwork) -> ContiguousArray<Int32> {
+        var degree = ContiguousArray<Int32>(repeating: 0, count: network.nodeCount)
+        for edge in 0..<network.edgeCount {
+            degree[Int(network.edgeFrom[edge])] += 1
+            degree[Int(network.edgeTo[edge])] += 1
+        }
+        return degree
+    }
+
+    /// The junction directed edge d arrives at.
+    @inline(__always) static func junctionReached(_ network: RoadNetwork, by d: Int) -> Int {
+        Int(d & 1 == 0 ? network.edgeTo[d >> 1] : network.edgeFrom[d >> 1])
     }
 
     static func milliseconds(_ seconds: Double) -> UInt32 { UInt32(max(0, (seconds * 1000).rounded())) }

@@ -2,14 +2,14 @@
 public enum RoadSet: String, Sendable, CaseIterable {
     /// car, truck and motorcycle: the union of the roads they may use.
     case motor
-    /// bicycle and foot: the union of the ways they may use (footways, cycleways, paths, steps, and streets).
+    /// bicycle, foot and escooter: the union of the ways they may use (footways, cycleways, paths, steps, and streets).
     case active
 
     /// The profiles of the set, the first one owning the plain `edge.time*` and `turn.cost` sections.
     public var profiles: [ProfileID] {
         switch self {
         case .motor: [.car, .truck, .motorcycle]
-        case .active: [.bicycle, .foot]
+        case .active: [.bicycle, .foot, .escooter]
         }
     }
 
@@ -27,9 +27,9 @@ public enum RoadSet: String, Sendable, CaseIterable {
     }
 }
 
-/// The five vehicle profiles navgraph routes for.
+/// The six vehicle profiles navgraph routes for.
 public enum ProfileID: String, Sendable, CaseIterable, Hashable {
-    case car, truck, motorcycle, bicycle, foot
+    case car, truck, motorcycle, bicycle, foot, escooter
 
     /// The profile's rules.
     public var profile: any VehicleProfile {
@@ -39,10 +39,11 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
         case .motorcycle: MotorcycleProfile()
         case .bicycle: BicycleProfile()
         case .foot: FootProfile()
+        case .escooter: EScooterProfile()
         }
     }
 
-    public var roadSet: RoadSet { self == .bicycle || self == .foot ? .active : .motor }
+    public var roadSet: RoadSet { self == .bicycle || self == .foot || self == .escooter ? .active : .motor }
     public var mode: TravelMode { profile.rules.mode }
 
     /// Parses a profile name or an OSRM-style alias (`driving`, `cycling`, `walking`).
@@ -53,6 +54,7 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
         case "motorcycle": self = .motorcycle
         case "bicycle", "cycling", "bike": self = .bicycle
         case "foot", "walking": self = .foot
+        case "escooter", "e-scooter": self = .escooter
         default: return nil
         }
     }
@@ -60,6 +62,10 @@ public enum ProfileID: String, Sendable, CaseIterable, Hashable {
     /// File section name of a per-profile array (`timeForward`, `flags`, …) in its road set; nil suffix names the
     /// road set's plain section for the set's first profile.
     func sectionName(_ field: ProfileField) -> String { roadSet.sectionName(baseSectionName(field)) }
+
+    /// The section (before the road set's prefix) of the profile's own strongly connected components, which the
+    /// active road set stores (`ProfileComponents`); a file without it snaps with the road set's components.
+    var componentSectionBase: String { "p.\(rawValue).co" }
 
     /// The same name before the road set's prefix.
     func baseSectionName(_ field: ProfileField) -> String {
@@ -126,6 +132,27 @@ public struct ProfileRules: Sendable {
     /// The access tag value that decides for this profile, if any.
     public func access(_ tags: OSMTags) -> String? {
         accessKeys.lazy.compactMap { tags[$0] }.first
+    }
+
+    /// Whether an access value closes the way (blocked or private).
+    public func isClosed(_ access: String) -> Bool { blockedAccess.contains(access) || privateAccess.contains(access) }
+
+    /// One value of a `;` list, as OSRM's resolve_access picks it: allowed before restricted before blocked before
+    /// others, the first of equals.
+    public func resolvedAccess(_ raw: String) -> String {
+        guard raw.contains(";") else { return raw }
+        func rank(_ value: String) -> Int {
+            allowedAccess.contains(value) ? 3 : destinationAccess.contains(value) ? 2 : isClosed(value) ? 1 : 0
+        }
+        let parts = raw.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        return parts.enumerated().max { (rank($0.element), -$0.offset) < (rank($1.element), -$1.offset) }?.element ?? raw
+    }
+
+    /// The access value per direction: for each access key in turn its `:forward`/`:backward` form, then the plain key,
+    /// until both directions have one (OSRM's Tags.get_forward_backward_by_set), each resolved.
+    public func directionalAccess(_ tags: OSMTags) -> (forward: String?, backward: String?) {
+        let (forward, backward) = tags.perDirection(accessKeys.map { ($0, $0 + ":forward", $0 + ":backward") })
+        return (forward.map(resolvedAccess), backward.map(resolvedAccess))
     }
 }
 

@@ -85,6 +85,7 @@ struct JunctionReader {
         let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
         let goesOn = graph.edgeFlags[a] & mask == graph.edgeFlags[b] & mask && graph.edgeClass[a] == graph.edgeClass[b]
             && graph.edgeName[a] == graph.edgeName[b] && graph.edgeRef[a] == graph.edgeRef[b]
+            && graph.isPushed(directedEdge: d) == graph.isPushed(directedEdge: other)
         return goesOn ? word | EdgeHeadCache.goesOn : word
     }
 

@@ -48,11 +48,17 @@ public enum GuidanceNotice: String, Sendable, Codable {
     case tollRoad = "toll"
     case ferry
     case leavingFerry = "ferry_end"
+    /// The cyclist gets off and pushes the bicycle from here.
+    case pushBike = "push_bike"
+    /// The cyclist rides again after pushing.
+    case rideBike = "push_bike_end"
 }
 
 /// Travel mode of a step (wire string of the Directions API).
 public enum TravelMode: String, Sendable, Codable {
     case driving, ferry, cycling, walking
+    /// A cyclist pushing the bicycle (footway, steps, against a oneway, `bicycle=dismount`), OSRM's "pushing bike".
+    case pushingBike = "pushing bike"
 }
 
 /// One lane at an intersection, as `turn:lanes` tags it, left to right.

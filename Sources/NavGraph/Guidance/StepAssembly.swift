@@ -105,7 +105,7 @@ extension StepBuilder {
             steps.append(GuidanceStep(
                 maneuver: maneuver, name: name, ref: text(graph.edgeRef[edge]),
                 destinations: text(graph.guideString(edge: edge, field: forward ? GuideRecord.destinationsForward : GuideRecord.destinationsBackward)),
-                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : mode, drivingSide: side.rawValue,
+                exits: exits, rotaryName: rotaryName, mode: flags.contains(.ferry) ? .ferry : flags.isPushed(directedEdge: d) ? .pushingBike : mode, drivingSide: side.rawValue,
                 distance: distance, duration: duration, weight: weight, geometryRange: mark.coordinate...end,
                 intersections: StepIntersections(table: legTable, records: firstIntersection..<table.count), roadClass: graph.roadClass(edge: edge),
                 speedLimitKmh: graph.edgeMaxspeed[edge] > 0 && graph.edgeMaxspeed[edge] < 255 ? Int(graph.edgeMaxspeed[edge]) : nil))
@@ -191,7 +191,8 @@ extension StepBuilder {
                             nextSide: ManeuverModifier? = nil) {
         let lanesId = junction.arrivingLanes
         var lanes: [Lane]?
-        if lanesId != 0 {
+        // Lanes guide drivers only: a cyclist or walker is given none.
+        if lanesId != 0 && mode == .driving {
             let direction = modifier ?? TurnClassifier.modifier(deviation: junction.deviation)
             lanes = LaneGuidance.lanes(parsed: parsedLanes(lanesId), direction: direction, nextSide: nextSide)
         }
@@ -271,7 +272,7 @@ extension StepBuilder {
         let arrivingSlot = base + arriving
         let lanesId = arrivingSlot.pointee.arrivingLanes
         var lanes: [Lane]?
-        if lanesId != 0 {
+        if lanesId != 0 && mode == .driving {
             let bearingBefore = Bearing.normalized(arrivingSlot.pointee.bearing + 180)
             let afterSlot = outSlot >= 0 ? outSlot : listedSlots.trailingZeroBitCount
             let direction = modifier ?? TurnClassifier.modifier(deviation: Bearing.deviation(from: bearingBefore, to: slots[afterSlot].bearing))

@@ -270,8 +270,9 @@ public final class StepBuilder {
             // A turn the memo knows needs no view here: a quiet one is skipped, an announced one is marked with its
             // bearings from the junction's slots (its intersection is written from them when the step is assembled).
             // Rings, ferries and toll entries are decided below.
+            let inPushed = graph.isPushed(directedEdge: incoming), outPushed = graph.isPushed(directedEdge: outgoing)
             let plainTurn = !inFlags.contains(.roundabout) && !outFlags.contains(.roundabout)
-                && inFlags.contains(.ferry) == outFlags.contains(.ferry)
+                && inFlags.contains(.ferry) == outFlags.contains(.ferry) && inPushed == outPushed
             // Whether the road taken changes the announced name (asked only where the classifier may be).
             let renamed = plainTurn && classifier.namesDiffer(announcedEdge, outgoing >> 1)
             if plainTurn && approachIsPlain(k, leg) {
@@ -358,6 +359,14 @@ public final class StepBuilder {
                 marks.append(mark)
                 continue
             }
+            if inPushed != outPushed {
+                // The cyclist gets off to push the bicycle (footway, steps, against a oneway), or back on.
+                mark.type = .notification
+                mark.notice = outPushed ? .pushBike : .rideBike
+                mark.modifier = TurnClassifier.modifier(deviation: junction.deviation)
+                marks.append(mark)
+                continue
+            }
             let classify = { self.classifier.classify(junction, incoming: incoming, outgoing: outgoing, renamed: renamed) }
             let answer = junction.plainApproach ? turns.answer(incoming: incoming, outgoing: outgoing, renamed: renamed, classify: classify)
                 : classify()
@@ -391,7 +400,8 @@ public final class StepBuilder {
     func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
         let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
         guard graph.edgeFlags[incoming >> 1] & mask == graph.edgeFlags[outgoing >> 1] & mask,
-              graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1] else { return false }
+              graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1],
+              graph.isPushed(directedEdge: incoming) == graph.isPushed(directedEdge: outgoing) else { return false }
         return !classifier.namesDiffer(announcedEdge, outgoing >> 1) && outgoing != incoming ^ 1
     }
 

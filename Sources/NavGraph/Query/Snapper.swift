@@ -50,6 +50,7 @@ public final class Snapper: @unchecked Sendable {
 
     /// The number of the first small component: read from the stored largest sizes, counted only when all of them are big.
     private static func firstSmallComponent(_ graph: RoutingGraph) -> UInt32 {
+        if let own = graph.profileComponentSizes { return UInt32(clamping: own.firstIndex { $0 < smallComponentSize } ?? own.count) }
         let listed = graph.metadata.componentSizes
         if let index = listed.firstIndex(where: { $0 < smallComponentSize }) { return UInt32(index) }
         let count = graph.metadata.componentCount

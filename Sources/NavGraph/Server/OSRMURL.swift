@@ -14,7 +14,7 @@ struct OSRMURL {
     /// Profile names the path may give, and what they mean.
     static let profiles: [String: ProfileID] = [
         "driving": .car, "car": .car, "truck": .truck, "motorcycle": .motorcycle,
-        "cycling": .bicycle, "bicycle": .bicycle, "walking": .foot, "foot": .foot,
+        "cycling": .bicycle, "bicycle": .bicycle, "walking": .foot, "foot": .foot, "escooter": .escooter,
     ]
 
     init(path: String, maximumCoordinates: Int) throws {

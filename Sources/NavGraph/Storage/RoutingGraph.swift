@@ -32,6 +32,9 @@ public final class RoutingGraph: @unchecked Sendable {
     public let routingEdge: UnsafeBufferPointer<UInt32>
     public let routingNodeOfEdge: UnsafeBufferPointer<Int32>
     public let routingComponent: UnsafeBufferPointer<UInt32>
+    /// Sizes of the profile's own components, largest first, when the file stores them (`ProfileComponents`); then
+    /// `routingComponent` holds them, else the road set's.
+    public let profileComponentSizes: [Int]?
     public let cch: CCHView
     /// Free-flow turn cost in milliseconds per turn arc (parallel to `cch.turnHead`), paid on top of the entered edge's time.
     public let turnCost: UnsafeBufferPointer<UInt32>
@@ -104,7 +107,13 @@ public final class RoutingGraph: @unchecked Sendable {
         stringBytes = try file.array(name(Section.stringBytes))
         routingEdge = try file.array(name(Section.routingEdge))
         routingNodeOfEdge = try file.array(name(Section.routingNodeOfEdge))
-        routingComponent = try file.array(name(Section.routingComponent))
+        if file.sections[name(profile.componentSectionBase)] != nil {
+            routingComponent = try file.array(name(profile.componentSectionBase))
+            profileComponentSizes = ProfileComponents.sizes(routingComponent)
+        } else {
+            routingComponent = try file.array(name(Section.routingComponent))
+            profileComponentSizes = nil
+        }
         cch = CCHView(firstUp: try file.array(name(Section.cchFirstUp)), upHead: try file.array(name(Section.cchUpHead)),
                       parent: try file.array(name(Section.cchParent)), inputArc: try file.array(name(Section.cchInputArc)),
                       turnFirstOut: try file.array(name(Section.turnFirstOut)), turnHead: try file.array(name(Section.turnHead)),
@@ -250,6 +259,9 @@ public final class RoutingGraph: @unchecked Sendable {
     }
 
     public func flags(edge: Int) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge]) }
+
+    /// Whether the profile's cyclist pushes the bicycle along directed edge d (`EdgeFlags.pushedForward|Backward`).
+    @inline(__always) public func isPushed(directedEdge d: Int) -> Bool { flags(edge: d >> 1).isPushed(directedEdge: d) }
 
     /// A field (`GuideRecord` index) of an edge's guidance record; 0 when untagged.
     @inline(__always) public func guideField(edge: Int, field: Int) -> UInt32 {

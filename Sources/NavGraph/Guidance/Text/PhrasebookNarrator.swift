@@ -99,10 +99,12 @@ public struct PhrasebookNarrator: StepNarrator {
         return out + ["default"]
     }
 
-    /// "Name (ref)", "Name", "A 8 / E 52" or "".
+    /// "Name (ref)", "Name", "A 8 / E 52"; for an unnamed cycleway, footway, path, steps or pedestrian street the
+    /// phrasebook's word for it (`phrases.unnamed_<class>`: "the cycleway"); else "".
     func roadText(_ step: GuidanceStep) -> String {
         let name = TextPieces.trimmed(step.name)
         let refs = refList(step).joined(separator: book.phrases["ref_separator"] ?? " / ")
+        if name.isEmpty && refs.isEmpty && !step.roadClass.isMotorClass { return book.phrases["unnamed_" + step.roadClass.osmName] ?? "" }
         if name.isEmpty { return refs }
         if refs.isEmpty || refs == name { return name }
         return Self.fill(book.phrases["name_and_ref"] ?? "{name} ({ref})", ["name": name, "ref": refs])

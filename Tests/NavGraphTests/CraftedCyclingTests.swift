@@ -1,0 +1,204 @@
+import Foundation
+import NavGraph
+import Testing
+
+/// The cycling, walking and e-scooter profiles after OSRM v26 bicycle.lua / foot.lua: their way rules on tags, their
+/// turn costs, and routes and guidance on crafted maps (pushing sections, unnamed cycleways, no lanes).
+@Suite struct CraftedCyclingTests {
+    typealias Sketch = GuidanceJunctionTests.Sketch
+
+    static let bicycle = BicycleProfile(), foot = FootProfile(), escooter = EScooterProfile()
+
+    // MARK: Way rules
+
+    @Test func footwaysAndStepsArePushedUnlessPedestriansAreKeptOff() throws {
+        let footway = try #require(Self.bicycle.attributes(tags: ["highway": "footway"]))
+        #expect(footway.forward && footway.backward)
+        #expect(footway.speedKmhForward == BicycleProfile.pushingSpeedKmh && footway.speedKmhBackward == BicycleProfile.pushingSpeedKmh)
+        #expect(footway.flags.contains([.pushedForward, .pushedBackward]))
+        let steps = try #require(Self.bicycle.attributes(tags: ["highway": "steps"]))
+        #expect(steps.speedKmhForward < BicycleProfile.pushingSpeedKmh && steps.flags.contains(.pushedForward))
+        #expect(Self.bicycle.attributes(tags: ["highway": "footway", "foot": "no"]) == nil)
+        // Where riding is allowed there is nothing to push.
+        let ridden = try #require(Self.bicycle.attributes(tags: ["highway": "footway", "bicycle": "yes"]))
+        #expect(ridden.speedKmhForward == BicycleProfile.ridingSpeedKmh && !ridden.flags.contains(.pushedForward))
+    }
+
+    @Test func onewaysArePushedAgainstTheTrafficAndContraflowLanesRidden() throws {
+        let oneway = try #require(Self.bicycle.attributes(tags: ["highway": "residential", "oneway": "yes"]))
+        #expect(oneway.forward && oneway.backward)
+        #expect(oneway.speedKmhForward == BicycleProfile.ridingSpeedKmh && !oneway.flags.contains(.pushedForward))
+        #expect(oneway.speedKmhBackward == BicycleProfile.pushingSpeedKmh && oneway.flags.contains(.pushedBackward))
+        for lane in [["cycleway": "opposite_lane"], ["cycleway:left": "opposite_track"], ["oneway:bicycle": "no"]] {
+            var tags = ["highway": "residential", "oneway": "yes"]
+            tags.merge(lane) { $1 }
+            let open = try #require(Self.bicycle.attributes(tags: OSMTags(tags)), "\(lane)")
+            #expect(open.speedKmhBackward == BicycleProfile.ridingSpeedKmh && !open.flags.contains(.pushedBackward), "\(lane)")
+        }
+        // A roundabout is a oneway by implication: nothing is pushed against it.
+        let ring = try #require(Self.bicycle.attributes(tags: ["highway": "residential", "junction": "roundabout"]))
+        #expect(ring.forward && !ring.backward)
+        // A cycle lane on a road a bicycle may not ride opens the lane's direction.
+        let trunk = try #require(Self.bicycle.attributes(tags: ["highway": "trunk", "oneway": "yes", "cycleway:right": "lane"]))
+        #expect(trunk.forward && trunk.speedKmhForward == BicycleProfile.ridingSpeedKmh && !trunk.backward)
+        #expect(Self.bicycle.attributes(tags: ["highway": "trunk"]) == nil)
+    }
+
+    @Test func dismountSeparateCyclewaysLimitsAndSurfaces() throws {
+        let dismount = try #require(Self.bicycle.attributes(tags: ["highway": "residential", "bicycle": "dismount"]))
+        #expect(dismount.flags.contains([.pushedForward, .pushedBackward]) && dismount.speedKmhForward == BicycleProfile.pushingSpeedKmh)
+        #expect(Self.bicycle.attributes(tags: ["highway": "primary", "cycleway:right": "separate"]) == nil)
+        #expect(Self.bicycle.attributes(tags: ["highway": "primary", "cycleway:both": "separate", "bicycle": "designated"]) != nil)
+        #expect(Self.bicycle.attributes(tags: ["highway": "residential", "maxspeed": "10"])?.speedKmhForward == 10)
+        let mph = try #require(Self.bicycle.attributes(tags: ["highway": "residential", "maxspeed": "5 mph"])?.speedKmhForward)
+        #expect(abs(mph - 5 * 1.609344) < 1e-9)
+        #expect(Self.bicycle.attributes(tags: ["highway": "residential", "maxspeed": "walk"])?.speedKmhForward == BicycleProfile.ridingSpeedKmh)
+        #expect(Self.bicycle.attributes(tags: ["highway": "residential", "surface": "cobblestone"])?.speedKmhForward == 7)
+        #expect(Self.bicycle.attributes(tags: ["highway": "residential", "bicycle": "private"]) == nil)
+        #expect(Self.bicycle.attributes(tags: ["highway": "residential", "construction": "major"]) == nil)
+        let ferry = try #require(Self.bicycle.attributes(tags: ["route": "ferry", "duration": "00:30"]))
+        #expect(ferry.flags.contains(.ferry) && ferry.ferryDurationSeconds == 1800)
+        let platform = try #require(Self.bicycle.attributes(tags: ["railway": "platform"]))
+        #expect(platform.flags.contains(.pushedForward) == false && platform.speedKmhForward == BicycleProfile.pushingSpeedKmh)
+    }
+
+    @Test func pedestriansWalkStepsAtWalkingSpeedAndLeaveStreetsToSeparateSidewalks() throws {
+        #expect(Self.foot.attributes(tags: ["highway": "steps"])?.speedKmhForward == FootProfile.walkingSpeedKmh)
+        #expect(Self.foot.attributes(tags: ["highway": "primary", "sidewalk": "separate"]) == nil)
+        #expect(Self.foot.attributes(tags: ["highway": "primary", "sidewalk:both": "separate", "foot": "yes"]) != nil)
+        #expect(Self.foot.attributes(tags: ["highway": "cycleway"]) == nil)
+        #expect(Self.foot.attributes(tags: ["highway": "cycleway", "foot": "designated"]) != nil)
+        #expect(Self.foot.attributes(tags: ["highway": "footway", "foot": "private"]) == nil)
+    }
+
+    @Test func eScootersRideCyclewaysFasterButNeverMotorwaysOrTrunks() throws {
+        let street = try #require(Self.escooter.attributes(tags: ["highway": "residential"]))
+        #expect(street.speedKmhForward == EScooterProfile.maxSpeedKmh)
+        let track = try #require(Self.escooter.attributes(tags: ["highway": "track"]))
+        #expect(track.speedKmhForward > 12 && track.speedKmhForward <= EScooterProfile.maxSpeedKmh)
+        for highway in ["motorway", "trunk", "trunk_link"] {
+            #expect(Self.escooter.attributes(tags: OSMTags(["highway": highway, "escooter": "yes", "bicycle": "yes"])) == nil, "\(highway)")
+        }
+        // escooter=* decides in place of bicycle=*.
+        #expect(Self.escooter.attributes(tags: ["highway": "cycleway", "escooter": "no"]) == nil)
+        #expect(Self.escooter.attributes(tags: ["highway": "cycleway", "bicycle": "no", "escooter": "yes"]) != nil)
+        #expect(Self.escooter.attributes(tags: ["highway": "residential", "maxspeed": "15"])?.speedKmhForward == 15)
+        // Pushed sections stay at walking speed.
+        #expect(Self.escooter.attributes(tags: ["highway": "footway"])?.speedKmhForward == BicycleProfile.pushingSpeedKmh)
+        #expect(ProfileID(name: "escooter") == .escooter && ProfileID.escooter.roadSet == .active)
+    }
+
+    @Test func cyclistsPayForTheAngleLeftTurnsMore() {
+        let right = ActiveTurnCosts.anglePenalty(angle: 90), left = ActiveTurnCosts.anglePenalty(angle: -90)
+        #expect(abs(right - ActiveTurnCosts.turnPenaltySeconds / ActiveTurnCosts.turnBias) < 1e-9)
+        #expect(abs(left - ActiveTurnCosts.turnPenaltySeconds * ActiveTurnCosts.turnBias) < 1e-9)
+        #expect(ActiveTurnCosts.anglePenalty(angle: 10) < ActiveTurnCosts.anglePenalty(angle: 45))
+    }
+
+    // MARK: Routes and guidance
+
+    /// A street W-A-B-C east: A-B a footway (unnamed) or a cycleway, the rest residential streets; a long residential
+    /// detour A-D-E-B south of it (1.5 km) that a cyclist would rather not ride:
+    ///
+    ///     W ---- A ~~~~ B ---- C
+    ///            |      |
+    ///            D ---- E      (700 m south)
+    static func street(middle: [String: String], eastTags: [String: String] = ["highway": "residential", "name": "East Street"]) -> Sketch {
+        var s = Sketch()
+        s.node(1, -200, 0); s.node(2, 0, 0); s.node(3, 150, 0); s.node(4, 350, 0); s.node(5, 0, -700); s.node(6, 150, -700)
+        s.way([1, 2], ["highway": "residential", "name": "West Street"])
+        s.way([2, 3], middle)
+        s.way([3, 4], eastTags)
+        s.way([2, 5], ["highway": "residential", "name": "Detour"]); s.way([5, 6], ["highway": "residential", "name": "Detour"])
+        s.way([6, 3], ["highway": "residential", "name": "Detour"])
+        return s
+    }
+
+    static func leg(_ graph: RoutingGraph, profile: ProfileID, to: Coordinate = Sketch.coordinate(300, 0)) throws -> RouteLeg {
+        let router = Router(graph: try RoutingGraph(file: graph.file, profile: profile))
+        var response = try router.route([Sketch.coordinate(-150, 0), to])
+        router.addSteps(to: &response)
+        return response.routes[0].legs[0]
+    }
+
+    @Test func pushedFootwayIsAnnouncedAndRiddenAgainAfter() throws {
+        let graph = try Self.street(middle: ["highway": "footway"]).osm.importGraph(named: "cycling-push-footway")
+        let ride = try Self.leg(graph, profile: .bicycle)
+        let narrator = try PhrasebookNarrator(locale: "en", units: .metric)
+        let pushed = try #require(ride.steps.firstIndex { $0.mode == .pushingBike }, "\(ride.steps.map(\.mode))")
+        #expect(ride.steps[pushed].maneuver.notice == .pushBike)
+        #expect(narrator.instruction(steps: ride.steps, index: pushed) == "Push your bike along the footway")
+        let after = try #require(ride.steps.indices.first { $0 > pushed && ride.steps[$0].mode == .cycling })
+        #expect(ride.steps[after].maneuver.notice == .rideBike)
+        #expect(narrator.instruction(steps: ride.steps, index: after).contains("East Street"))
+        // The pushed 150 m take walking time: longer than riding them.
+        #expect(ride.steps[pushed].duration > 150 / (BicycleProfile.ridingSpeedKmh / 3.6))
+        for language in ["de", "fr", "es", "it", "nl", "pt"] {
+            let words = try PhrasebookNarrator(locale: language, units: .metric).instruction(steps: ride.steps, index: pushed)
+            #expect(!words.isEmpty && words != narrator.instruction(steps: ride.steps, index: pushed), "\(language)")
+        }
+        // A pedestrian walks the same footway: walking, never pushing.
+        let walk = try Self.leg(graph, profile: .foot)
+        #expect(walk.steps.allSatisfy { $0.mode == .walking })
+    }
+
+    @Test func unnamedCyclewayIsNamedByItsKind() throws {
+        // An unnamed cycleway north from B: the ride turns left onto it.
+        var s = Self.street(middle: ["highway": "residential", "name": "Middle Street"])
+        s.node(7, 150, 300); s.way([3, 7], ["highway": "cycleway"])
+        let graph = try s.osm.importGraph(named: "cycling-unnamed-cycleway")
+        let ride = try Self.leg(graph, profile: .bicycle, to: Sketch.coordinate(150, 250))
+        let narrator = try PhrasebookNarrator(locale: "en", units: .metric)
+        let texts = ride.steps.indices.map { narrator.instruction(steps: ride.steps, index: $0) }
+        let onto = try #require(ride.steps.firstIndex { $0.roadClass == .cycleway && $0.maneuver.type != .arrive }, "\(texts)")
+        #expect(ride.steps[onto].name.isEmpty)
+        #expect(texts[onto].hasSuffix("the cycleway"), "\(texts[onto])")
+    }
+
+    @Test func lanesGuideDriversOnly() throws {
+        var s = Self.street(middle: ["highway": "residential", "name": "Middle Street", "turn:lanes:forward": "left|through|right"])
+        s.way([3, 7], ["highway": "residential", "name": "North Street"]); s.node(7, 150, 300)
+        let graph = try s.osm.importGraph(named: "cycling-lanes")
+        let lanes = { (leg: RouteLeg) in leg.steps.flatMap { $0.intersections.compactMap(\.lanes) } }
+        #expect(!lanes(try Self.leg(graph, profile: .car)).isEmpty)
+        #expect(lanes(try Self.leg(graph, profile: .bicycle)).isEmpty)
+        #expect(lanes(try Self.leg(graph, profile: .foot)).isEmpty)
+    }
+
+    /// A 25 x 25 grid of streets 100 m apart (big enough for a main component), and south of it a footway that only a
+    /// `bicycle=no` path joins: the pedestrians' network, not the cyclists'. A cyclist's waypoint 30 m from that
+    /// footway and 70 m from the grid snaps to the grid (the footway is an island for the bicycle); a walker's to the
+    /// footway.
+    @Test func cyclistsSnapToTheirOwnNetworkNotThePedestrians() throws {
+        var s = Sketch()
+        func id(_ i: Int, _ j: Int) -> Int64 { Int64(10_000 + i * 25 + j) }
+        for i in 0..<25 { for j in 0..<25 { s.node(id(i, j), Double(i) * 100, Double(j) * 100) } }
+        for i in 0..<25 {
+            for j in 0..<25 {
+                if i + 1 < 25 { s.way([id(i, j), id(i + 1, j)], ["highway": "residential"]) }
+                if j + 1 < 25 { s.way([id(i, j), id(i, j + 1)], ["highway": "residential"]) }
+            }
+        }
+        s.node(1, 1200, -100); s.node(2, 1500, -100)
+        s.way([id(12, 0), 1], ["highway": "path", "bicycle": "no"])
+        s.way([1, 2], ["highway": "footway"])
+        let graph = try s.osm.importGraph(named: "cycling-own-components")
+        let start = Sketch.coordinate(1400, -70), end = Sketch.coordinate(1000, 50)
+        let bicycle = try RoutingGraph(file: graph.file, profile: .bicycle)
+        #expect(bicycle.profileComponentSizes?.first ?? 0 >= Snapper.smallComponentSize)
+        let ride = try Router(graph: bicycle).route([start, end]).routes[0].legs[0]
+        #expect(!ride.directedEdges.contains { bicycle.roadClass(edge: $0 >> 1) == .footway })
+        let foot = try RoutingGraph(file: graph.file, profile: .foot)
+        let walk = try Router(graph: foot).route([start, end]).routes[0].legs[0]
+        #expect(walk.directedEdges.contains { foot.roadClass(edge: $0 >> 1) == .footway })
+    }
+
+    @Test func eScooterIsServedFromTheActiveRoadSet() throws {
+        let graph = try Self.street(middle: ["highway": "cycleway", "name": "Green Way"]).osm.importGraph(named: "cycling-escooter")
+        #expect(try RoutingGraph(file: graph.file, profile: .escooter).metadata.profiles == ["bicycle", "foot", "escooter"])
+        let scooter = try Self.leg(graph, profile: .escooter), bike = try Self.leg(graph, profile: .bicycle)
+        #expect(abs(scooter.distance - bike.distance) < 1)
+        #expect(scooter.duration < bike.duration)
+        #expect(scooter.steps.allSatisfy { $0.mode == .cycling })
+    }
+}
