@@ -54,7 +54,7 @@ def coordinates(points, what="points"):
     geometry = getattr(points, "geometry", None)
     if geometry is None and type(points).__name__ == "GeoSeries":
         geometry = points
-    if geometry is not None and hasattr(geometry, "x"):
+    if geometry is not None and hasattr(geometry, "geom_type"):
         if geometry.crs is not None and geometry.crs.to_epsg() != 4326:
             geometry = geometry.to_crs(4326)
         if not (geometry.geom_type == "Point").all():
@@ -72,7 +72,7 @@ def coordinates(points, what="points"):
         raise InvalidValue("InvalidValue", f"{what}: expected (lon, lat) pairs, got an array of shape {array.shape}")
     if len(array) == 0:
         raise InvalidValue("InvalidValue", f"{what}: no points")
-    for index, (lon, lat) in enumerate(array):
+    for index, (lon, lat) in enumerate(array.tolist()):
         if not (math.isfinite(lon) and math.isfinite(lat) and -180 <= lon <= 180 and -90 <= lat <= 90):
             raise InvalidValue("InvalidValue", f"{what}[{index}] = ({lon!r}, {lat!r}) is not a longitude, latitude pair")
     return array
