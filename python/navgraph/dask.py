@@ -238,9 +238,9 @@ def _route_partition(frame, graph_path, columns, profile, avoid, geometry):
         if geometry:
             lines[index] = "LINESTRING (" + ", ".join(f"{x!r} {y!r}" for x, y in route["geometry"]["coordinates"]) + ")"
     out = frame.copy()
-    out["duration"], out["distance"], out["error"] = durations, distances, pd.Series(errors, index=frame.index, dtype=object)
+    out["duration"], out["distance"], out["error"] = durations, distances, pd.Series(errors, index=frame.index, dtype="string")
     if geometry:
-        out["geometry_wkt"] = pd.Series(lines, index=frame.index, dtype=object)
+        out["geometry_wkt"] = pd.Series(lines, index=frame.index, dtype="string")
     return out
 
 
@@ -258,9 +258,9 @@ def routes(pairs, graph_path, *, columns=ROUTE_COLUMNS, partition_size=1000, pro
     avoid_list = avoid_list.split(",") if avoid_list else None
     client = register(client or get_client(), graph_path, threads)
     frame = pairs if isinstance(pairs, dd.DataFrame) else dd.from_pandas(pairs, npartitions=max(1, math.ceil(len(pairs) / partition_size)), sort=False)
-    meta = frame._meta.assign(duration=pd.Series(dtype=np.float64), distance=pd.Series(dtype=np.float64), error=pd.Series(dtype=object))
+    meta = frame._meta.assign(duration=pd.Series(dtype=np.float64), distance=pd.Series(dtype=np.float64), error=pd.Series(dtype="string"))
     if geometry:
-        meta = meta.assign(geometry_wkt=pd.Series(dtype=object))
+        meta = meta.assign(geometry_wkt=pd.Series(dtype="string"))
     routed = frame.map_partitions(_route_partition, os.path.abspath(graph_path), tuple(columns), profile, avoid_list, geometry, meta=meta)
     if output is not None:
         client.compute(routed.to_parquet(output, compute=False, write_index=False), retries=retries).result()

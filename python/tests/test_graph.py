@@ -117,10 +117,10 @@ def test_errors_carry_engine_codes(graph, graph_path, tmp_path, monaco_points):
     assert raised.value.code == "InvalidValue" and "-5" in raised.value.message
     broken = tmp_path / "broken.navgraph"
     broken.write_bytes(b"not a graph")
-    with pytest.raises(navgraph.BadFile) as raised:
+    with pytest.raises(navgraph.NavGraphError) as raised:
         navgraph.Graph.open(broken)
-    assert raised.value.code == "BadFile" and "broken.navgraph" in raised.value.message
-    with pytest.raises(navgraph.BadFile, match="missing.navgraph"):
+    assert "broken.navgraph" in raised.value.message and "not a navgraph file" in raised.value.message
+    with pytest.raises(navgraph.NavGraphError, match="missing.navgraph"):
         navgraph.Graph.open(tmp_path / "missing.navgraph")
 
 
