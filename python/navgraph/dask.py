@@ -142,15 +142,16 @@ def _matrix_block_to_parquet(block, output, row, column, annotations):
 
 class DaskMatrix:
     """A distributed matrix: `durations` and `distances` as Dask arrays (NaN where unreachable or a point is bad),
-    `point_errors()` the points that did not snap, `parquet` the output folder when written."""
+    `point_errors()` the points that did not snap, `futures` the tiles' futures, `parquet` the output folder when written."""
 
-    def __init__(self, arrays, sources_snapped, destinations_snapped, source_points, destination_points, parquet=None):
+    def __init__(self, arrays, sources_snapped, destinations_snapped, source_points, destination_points, parquet=None, futures=()):
         self.durations = arrays.get("duration")
         self.distances = arrays.get("distance")
         self.sources_snapped = sources_snapped
         self.destinations_snapped = destinations_snapped
         self._points = (source_points, destination_points)
         self.parquet = parquet
+        self.futures = list(futures)
 
     def point_errors(self):
         """A DataFrame of every source or destination without a road snap: role, index, lon, lat, error."""
@@ -213,7 +214,7 @@ def matrix(points, graph_path, *, destinations=None, block=1000, annotations=("d
               for name in annotations}
     sources_snapped = da.concatenate([piece(r, 0, "sources_snapped", (height(r),), bool) for r in row_starts])
     destinations_snapped = da.concatenate([piece(0, c, "destinations_snapped", (width(c),), bool) for c in column_starts])
-    return DaskMatrix(arrays, sources_snapped, destinations_snapped, sources, targets)
+    return DaskMatrix(arrays, sources_snapped, destinations_snapped, sources, targets, futures=futures.values())
 
 
 ROUTE_COLUMNS = ("src_lon", "src_lat", "dst_lon", "dst_lat")
