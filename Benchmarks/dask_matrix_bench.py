@@ -16,7 +16,9 @@ submission until every tile is on a worker; the cluster's start and the plugin's
 -t 1 (loopback), GET /table on the first --osrm-size sources x the next --osrm-size points of the same list,
 --reps times alternating with navgraph in process on the same sub-table (1 thread); wall time and osrm-routed's
 CPU seconds from /proc. Ratios use CPU-seconds per core (cells / (wall x cores) for navgraph.dask, cells / CPU s for
-osrm-routed, which answers one table on one thread).
+osrm-routed, which answers one table on one thread). On a shared machine the wall figures follow the other load;
+the workers' own CPU seconds (ru_utime + ru_stime, before and after) give the steadier figures: cells per worker
+CPU-second, and the throughput if each worker had its core (cells / the busiest worker's CPU seconds).
 """
 import argparse
 import http.client
@@ -57,6 +59,12 @@ def road_points(graph, bbox, count, seed):
     return np.array(out, dtype=np.float64)
 
 
+def worker_cpu():
+    """This process's user + system CPU seconds."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def worker_memory(graph_path):
     """This worker's peak RSS and the Rss/Pss (kB) of the graph file's mapping."""
     rss = pss = 0
@@ -88,19 +96,22 @@ def dask_run(graph_path, points, block, workers):
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, memory_limit=0) as cluster, \
             Client(cluster) as client:
         nd.register(client, graph_path, threads=1)
-        client.run(lambda: nd.worker_graph(graph_path).info())   # the plugin has opened the file everywhere
+        client.run(lambda dask_worker: dask_worker.plugins[nd.plugin_name(graph_path)].graph.info())   # opened everywhere
         ready = time.perf_counter()
         before = load()
+        cpu0 = client.run(worker_cpu)
         t0 = time.perf_counter()
         result = nd.matrix(points, graph_path, block=block, annotations=("duration",), client=client, retries=2)
         wait(result.futures)
         seconds = time.perf_counter() - t0
+        cpu = [client.run(worker_cpu)[address] - cpu0[address] for address in cpu0]
         corner = result.durations[:block, :block].compute()
         finite = float(np.isfinite(corner).mean())
         memory = client.run(worker_memory, os.path.abspath(graph_path))
         opened = client.run(lambda: nd.open_count)
     cells = len(points) ** 2
-    return {"workers": workers, "seconds": seconds, "cells": cells, "cells_per_s": cells / seconds,
+    return {"workers": workers, "seconds": seconds, "worker_cpu_s": cpu, "cpu_share": sum(cpu) / (seconds * workers),
+            "cells_per_worker_cpu_s": cells / sum(cpu), "cells_per_s_if_cores_free": cells / max(cpu), "cells": cells, "cells_per_s": cells / seconds,
             "cells_per_s_per_core": cells / seconds / workers, "finite_fraction_first_tile": finite,
             "cluster_and_open_s": ready - started, "load_before": before, "load_after": load(),
             "memory": list(memory.values()), "graph_opens": list(opened.values())}
@@ -148,11 +159,17 @@ def main():
     # OSRM first (its server stays up while navgraph's in-process sub-table alternates with it).
     port = 5400 + os.getpid() % 500
     server = subprocess.Popen([str(Path(args.osrm_bin) / "osrm-routed"), "-i", "127.0.0.1", "-p", str(port), "-a", "CH", "-t", "1",
-                               "--max-table-size", str(2 * args.osrm_size + 1), args.osrm_data], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               "--max-table-size", str(2 * args.osrm_size + 1), args.osrm_data], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for line in server.stdout:
-            if "running and waiting" in line:
+        deadline = time.time() + 300
+        while True:   # its log is block-buffered on a pipe: probe until it answers
+            try:
+                osrm_table(port, server.pid, points[:1], points[1:2])
                 break
+            except (OSError, http.client.HTTPException):
+                if time.time() > deadline or server.poll() is not None:
+                    raise RuntimeError("osrm-routed did not start")
+                time.sleep(0.5)
         version = subprocess.run([str(Path(args.osrm_bin) / "osrm-routed"), "--version"], capture_output=True, text=True).stdout.strip()
         sources, destinations = points[:args.osrm_size], points[args.osrm_size:2 * args.osrm_size]
         rounds = []
@@ -181,6 +198,8 @@ def main():
         report["dask"].append(run)
     one, two = report["dask"]
     report["ratios"] = {"two_over_one_workers": two["cells_per_s"] / one["cells_per_s"],
+                        "two_over_one_workers_by_cpu": two["cells_per_s_if_cores_free"] / one["cells_per_s_if_cores_free"],
+                        "per_core_by_cpu_vs_osrm_ch": two["cells_per_worker_cpu_s"] / report["osrm"]["cells_per_cpu_s"],
                         "per_core_vs_osrm_ch": two["cells_per_s_per_core"] / report["osrm"]["cells_per_cpu_s"],
                         "per_core_vs_osrm_ch_one_worker": one["cells_per_s_per_core"] / report["osrm"]["cells_per_cpu_s"]}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
