@@ -184,12 +184,16 @@ def matrix(points, graph_path, *, destinations=None, block=1000, annotations=("d
     sources = _as_points(points, "points")
     targets = sources if destinations is None else _as_points(destinations, "destinations")
     row_starts, column_starts = range(0, len(sources), block), range(0, len(targets), block)
+    # Each point block goes to the cluster once; tiles refer to it (a task carries a key, not the points).
+    source_blocks = dict(zip(row_starts, client.scatter([sources[row:row + block] for row in row_starts])))
+    target_blocks = source_blocks if destinations is None else \
+        dict(zip(column_starts, client.scatter([targets[column:column + block] for column in column_starts])))
     tasks = {}
     for row in row_starts:
         for column in column_starts:
             marker = _fail_marker if (row, column) == (0, 0) else None
             tile = dask.delayed(_matrix_block, pure=True)(
-                os.path.abspath(graph_path), sources[row:row + block], targets[column:column + block], annotations, profile,
+                os.path.abspath(graph_path), source_blocks[row], target_blocks[column], annotations, profile,
                 avoid_text.split(",") if avoid_text else None, dtype, marker)
             if output is not None:
                 tile = dask.delayed(_matrix_block_to_parquet)(tile, output, row, column, annotations)
