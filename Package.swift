@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "navgraph-bench", targets: ["navgraph-bench"]),
         .executable(name: "navgraph-altcheck", targets: ["navgraph-altcheck"]),
         .library(name: "NavGraph", targets: ["NavGraph"]),
+        .library(name: "NavGraphC", type: .dynamic, targets: ["NavGraphC"]),
     ],
     targets: [
         // Plain extern "C" shim over libosmium (C++17); every C++ exception becomes an error string.
@@ -44,6 +45,8 @@ let package = Package(
         // Judges other engines' alternatives (OSRM, Valhalla) by navgraph's admissibility criteria; see Benchmarks/ALTERNATIVES-PEERS.md.
         .target(name: "AltCheck", dependencies: ["NavGraph"], path: "Sources/AltCheck"),
         .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraph"], path: "Sources/navgraph-altcheck"),
+        // The C ABI (@_cdecl) that the Python package in python/ loads in process.
+        .target(name: "NavGraphC", dependencies: ["NavGraph"], path: "Sources/NavGraphC"),
         .testTarget(name: "NavGraphTests", dependencies: ["NavGraph", "AltCheck", "NavGraphServer"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17

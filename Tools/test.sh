@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, run the checked tier (crafted-map tests in a debug build under AddressSanitizer),
 # the TSan tier (the concurrent tests in a debug build under ThreadSanitizer, own build directory), then every test
-# in release mode (real extracts are too slow in debug).
+# in release mode (real extracts are too slow in debug), then the Python package's pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Tools/setup.sh
@@ -15,6 +15,4 @@ fi
 Tools/checked_tier.sh
 Tools/tsan_tier.sh
 swift test -c release 2>&1
-# The API clients navigation apps and logistics teams run, against `navgraph serve` (official packages from PyPI).
-python3 -m pip install -q --disable-pip-version-check pytest nextbillion-sdk >&2
-python3 -m pytest -q Tools/clients 2>&1
+Tools/python_tests.sh

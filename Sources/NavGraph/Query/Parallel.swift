@@ -3,8 +3,11 @@ import Foundation
 
 /// Runs a fixed number of workers on all cores (one per core); each worker owns its own query state.
 enum Parallel {
-    /// Workers to use: one per active core.
-    static var workerCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    /// Workers to use: one per active core, or `NAVGRAPH_THREADS` of them (e.g. 1 per Dask worker process).
+    static var workerCount: Int { threadLimit ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `NAVGRAPH_THREADS` as read on first use (nil: unset or not a number).
+    static let threadLimit: Int? = ProcessInfo.processInfo.environment["NAVGRAPH_THREADS"].flatMap { Int($0) }.map { max(1, $0) }
 
     /// Calls `body(worker)` for worker 0..<count concurrently and returns when all are done.
     static func run(_ count: Int, _ body: (Int) -> Void) {

@@ -150,6 +150,27 @@ public final class RoutingService: Sendable {
         }
     }
 
+    /// The cells of `/table` for an OSRM-style target (`/table/v1/driving/lon,lat;...?annotations=...`), without
+    /// JSON or the size and time limits, for in-process bindings; `skipUnsnappable` leaves points no road is near
+    /// unreachable instead of failing. Returns the matrix and whether each coordinate snapped.
+    public func table(target: String, skipUnsnappable: Bool = false) throws -> (matrix: TravelMatrix, snapped: [Bool]) {
+        let request = HTTPRequest(method: "GET", target: target)
+        do {
+            let url = try OSRMURL(path: request.path, maximumCoordinates: Int.max)
+            guard url.service == "table" else { throw OSRMError(.invalidService, "'\(url.service)' is not table") }
+            let query = try QueryOptions(request.query, allowed: TableEndpoint.options, service: "table")
+            var unlimited = limits
+            unlimited.maximumTableSize = Int.max
+            return try pools.pool(for: url.profileID).with { router in
+                let table = try TableEndpoint.compute(url, query, router: router, traffic: router.graph.profile.roadSet == .motor ? traffic.snapshot?.current : nil,
+                                                      limits: unlimited, skipUnsnappable: skipUnsnappable)
+                return (table.matrix, url.coordinates.indices.map { table.snaps[$0] != nil })
+            }
+        } catch let error as NavGraphError {
+            throw OSRMError(error)
+        }
+    }
+
     private func postTraffic(_ request: HTTPRequest) throws -> HTTPResponse {
         if request.bodyTooBig {
             throw OSRMError(.tooBig, "the traffic body exceeds this server's limit of \(limits.maximumBodyBytes) bytes")

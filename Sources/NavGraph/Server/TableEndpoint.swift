@@ -6,8 +6,30 @@ struct TableEndpoint {
     static let options: Set<String> = GeneralOptions.names.union(["sources", "destinations", "annotations", "fallback_speed", "scale_factor", "language"])
         .union(VehicleQuery.names)
 
+    /// A computed table and what its JSON reports besides the cells.
+    struct Computed {
+        let matrix: TravelMatrix
+        /// The snap of each coordinate index in use (missing: unsnappable and skipped).
+        let snaps: [Int: Snap]
+        let sources: [Int], destinations: [Int]
+        let wantDurations: Bool, wantDistances: Bool
+        let skipWaypoints: Bool
+        let language: NameLanguage?
+    }
+
     static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
                        limits: ServiceLimits, deadline: DispatchTime) throws -> JSON {
+        let table = try compute(url, query, router: router, traffic: traffic, limits: limits)
+        if DispatchTime.now() > deadline {
+            throw OSRMError(.tooBig, "the table took longer than this server's time limit; ask for fewer coordinates")
+        }
+        return json(table, router: router)
+    }
+
+    /// The table's cells for a parsed request; `skipUnsnappable` leaves points no road is near unreachable
+    /// instead of failing the request (in-process callers; the server never sets it).
+    static func compute(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
+                        limits: ServiceLimits, skipUnsnappable: Bool = false) throws -> Computed {
         let count = url.coordinates.count
         if count > limits.maximumTableSize {
             throw OSRMError(.tooBig, "\(count) table coordinates exceed this server's limit of \(limits.maximumTableSize)")
@@ -39,21 +61,29 @@ struct TableEndpoint {
         let used = Array(Set(sources + destinations)).sorted()
         var snaps: [Int: Snap] = [:]
         do {
-            let candidates = try used.map { try router.snapCandidates(url.coordinates[$0], index: $0, options: options, metric: metric) }
+            let candidates = try used.map { index -> SnapCandidates? in
+                do { return try router.snapCandidates(url.coordinates[index], index: index, options: options, metric: metric) } catch let error as NavGraphError where skipUnsnappable && error.code == .noSegment {
+                    return nil
+                }
+            }
             // All points nearest to one small component: the table is answered inside it (as OSRM's).
-            for (index, snap) in zip(used, SmallComponentRule.snaps(candidates.map(Optional.some))) { snaps[index] = snap }
+            for (index, snap) in zip(used, SmallComponentRule.snaps(candidates)) { snaps[index] = snap }
         } catch let error as NavGraphError {
             throw OSRMError(error)
         }
-        let sourceSnaps = sources.compactMap { snaps[$0] }, destinationSnaps = destinations.compactMap { snaps[$0] }
+        let sourceSnaps = sources.map { snaps[$0] }, destinationSnaps = destinations.map { snaps[$0] }
         // Durations are the search costs (whole milliseconds per edge, as OSRM's table and route differ too), so
         // only distances need path attributes (summed along the chosen paths).
         let carried: PathAttributeSet = wantDistances ? [.distance] : []
         let matrix = BucketManyToMany(router: router, metric: metric, attributes: carried)
-            .compute(sources: sourceSnaps.map(Optional.some), destinations: destinationSnaps.map(Optional.some))
-        if DispatchTime.now() > deadline {
-            throw OSRMError(.tooBig, "the table took longer than this server's time limit; ask for fewer coordinates")
-        }
+            .compute(sources: sourceSnaps, destinations: destinationSnaps)
+        return Computed(matrix: matrix, snaps: snaps, sources: sources, destinations: destinations, wantDurations: wantDurations,
+                        wantDistances: wantDistances, skipWaypoints: general.skipWaypoints, language: language)
+    }
+
+    /// OSRM's table JSON of a computed table.
+    static func json(_ table: Computed, router: Router) -> JSON {
+        let matrix = table.matrix, snaps = table.snaps, language = table.language
         func waypoint(_ index: Int) -> JSON {
             guard let snap = snaps[index] else { return .null }
             return .object([
@@ -68,11 +98,11 @@ struct TableEndpoint {
             })
         }
         var members: [(String, JSON)] = [("code", .string("Ok"))]
-        if wantDurations { members.append(("durations", rows(matrix.duration))) }
-        if wantDistances { members.append(("distances", rows(matrix.metres))) }
-        if !general.skipWaypoints {
-            members.append(("sources", .array(sources.map(waypoint))))
-            members.append(("destinations", .array(destinations.map(waypoint))))
+        if table.wantDurations { members.append(("durations", rows(matrix.duration))) }
+        if table.wantDistances { members.append(("distances", rows(matrix.metres))) }
+        if !table.skipWaypoints {
+            members.append(("sources", .array(table.sources.map(waypoint))))
+            members.append(("destinations", .array(table.destinations.map(waypoint))))
         }
         return .object(members)
     }
