@@ -11,13 +11,7 @@ public enum DirectionsResponse {
         .object([
             ("code", .string("Ok")),
             ("uuid", .string(options.responseID ?? UUID().uuidString.lowercased())),
-            ("waypoints", .array(response.waypoints.map { w in
-                .object([
-                    ("name", .string(w.roadName)),
-                    ("location", JSON.position(w.snapped)),
-                    ("distance", .measure(w.snapDistance)),
-                ])
-            })),
+            ("waypoints", .array(response.waypoints.map(waypoint))),
             ("routes", .array(response.routes.map { route($0, options) })),
         ])
     }
@@ -63,7 +57,7 @@ public enum DirectionsResponse {
         let a: [SegmentAnnotation?] = (0..<max(0, leg.coordinates.count - 1)).map {
             leg.annotations.indices.contains($0) ? leg.annotations[$0] : nil
         }
-        return .object([
+        var members: [(String, JSON)] = [
             ("distance", .measure(leg.distance)),
             ("duration", .measure(leg.duration)),
             ("duration_typical", .measure(leg.durationTypical)),
@@ -79,6 +73,19 @@ public enum DirectionsResponse {
                 ("congestion_numeric", .array(a.map { .int($0?.congestionNumeric) })),
                 ("maxspeed", .array(a.map { maxspeed($0?.maxspeed ?? 0) })),
             ])),
-        ])
+        ]
+        if !leg.viaWaypoints.isEmpty {
+            // Mapbox's silent waypoints: the coordinate's index, metres from the leg's start, its geometry index.
+            members.append(("via_waypoints", .array(leg.viaWaypoints.map { via in
+                .object([("waypoint_index", .number(Double(via.coordinateIndex))), ("distance_from_start", .measure(via.distanceFromStart)),
+                         ("geometry_index", .number(Double(via.geometryIndex)))])
+            })))
+        }
+        return .object(members)
+    }
+
+    /// A waypoint of the response: the road's name, the snapped location and the snapping distance.
+    static func waypoint(_ w: RouteWaypoint) -> JSON {
+        .object([("name", .string(w.roadName)), ("location", JSON.position(w.snapped)), ("distance", .measure(w.snapDistance))])
     }
 }

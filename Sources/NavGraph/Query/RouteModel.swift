@@ -76,6 +76,8 @@ public struct RouteLeg: Sendable {
     public var turnDelay: Double = 0
     /// The language of the street names of its summary and steps (`RouteOptions.nameLanguage`); nil for the local names.
     public var nameLanguage: NameLanguage?
+    /// Silent via points the leg passes (coordinates that are not waypoints, `waypoints=`), in order.
+    public var viaWaypoints: [ViaWaypoint] = []
 
     /// A leg; `weight` defaults to the duration.
     public init(coordinates: [Coordinate], annotations: [SegmentAnnotation], distance: Double, duration: Double,
@@ -83,6 +85,22 @@ public struct RouteLeg: Sendable {
         self.coordinates = coordinates; self.annotations = annotations; self.distance = distance
         self.duration = duration; self.durationTypical = durationTypical; self.weight = weight ?? duration
         self.summary = summary; self.directedEdges = directedEdges; self.routingNodes = routingNodes
+    }
+}
+
+/// A silent via point on a leg: the coordinate it was given as, where it snapped, and where the leg passes it.
+public struct ViaWaypoint: Sendable {
+    /// Index of the coordinate in the request.
+    public var coordinateIndex: Int
+    public var waypoint: RouteWaypoint
+    /// Metres along the leg to the via point.
+    public var distanceFromStart: Double
+    /// Index of the via point in the leg's coordinates.
+    public var geometryIndex: Int
+
+    public init(coordinateIndex: Int, waypoint: RouteWaypoint, distanceFromStart: Double, geometryIndex: Int) {
+        self.coordinateIndex = coordinateIndex; self.waypoint = waypoint
+        self.distanceFromStart = distanceFromStart; self.geometryIndex = geometryIndex
     }
 }
 

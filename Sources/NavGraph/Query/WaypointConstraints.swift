@@ -28,11 +28,12 @@ public struct BearingFilter: Sendable, Equatable {
 
     public init(value: Double, range: Double) { self.value = value; self.range = range }
 
-    /// Reads OSRM's `value,range` (two integers); nil when it is not of that form (see `isInRange`).
+    /// Reads `value,range`: OSRM's integers, or the decimals MapboxDirections writes (`90.0,45.0`); nil when it
+    /// is not of that form (see `isInRange`).
     public init?(text: Substring) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let value = Int(parts[0]), let range = Int(parts[1]) else { return nil }
-        self.init(value: Double(value), range: Double(range))
+        guard parts.count == 2, let value = Double(parts[0]), let range = Double(parts[1]), value.isFinite, range.isFinite else { return nil }
+        self.init(value: value, range: range)
     }
 
     /// Whether the value is 0...360 and the range 0...180, as OSRM requires.
@@ -91,7 +92,7 @@ extension ProfileID {
     public var continuesStraightAtWaypoints: Bool {
         switch self {
         case .car, .truck, .motorcycle: true
-        case .bicycle, .foot: false
+        case .bicycle, .foot, .escooter: false
         }
     }
 }

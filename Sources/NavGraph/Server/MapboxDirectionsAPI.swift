@@ -145,18 +145,26 @@ enum MapboxDirectionsAPI {
     }
 
     /// The pipeline's JSON with Mapbox's additions: waypoint names, the leg `closures` list and `traffic_tendency`.
-    static func body(_ json: JSON, _ request: Request) -> JSON {
+    /// Mapbox lists every coordinate in `waypoints`, silent via points included (the SDK pairs them with its own
+    /// waypoints one to one); `waypoint_names` name the ones that separate legs.
+    static func body(_ json: JSON, _ request: Request, response: RouteResponse) -> JSON {
         var body = json
-        if let names = request.waypointNames {
-            body.update("waypoints") { waypoints in
-                guard case .array(let items) = waypoints else { return waypoints }
-                return .array(zip(items, names).map { item, name in
-                    var named = item
-                    if !name.isEmpty { named.update("name") { _ in .string(name) } }
-                    return named
-                })
+        var stops = response.waypoints.map { (json: DirectionsResponse.waypoint($0), isStop: true) }
+        if request.directions.parameters.waypoints != nil, let route = response.routes.first, route.legs.count + 1 == response.waypoints.count {
+            stops = [(DirectionsResponse.waypoint(response.waypoints[0]), true)]
+            for (index, leg) in route.legs.enumerated() {
+                stops += leg.viaWaypoints.map { (DirectionsResponse.waypoint($0.waypoint), false) }
+                stops.append((DirectionsResponse.waypoint(response.waypoints[index + 1]), true))
             }
         }
+        var names = (request.waypointNames ?? [])[...]
+        let items = stops.map { stop -> JSON in
+            guard stop.isStop, let name = names.popFirst(), !name.isEmpty else { return stop.json }
+            var named = stop.json
+            named.update("name") { _ in .string(name) }
+            return named
+        }
+        if body.member("waypoints") != nil { body.update("waypoints") { _ in .array(items) } }
         if request.closures || request.trafficTendency {
             body.update("routes") { routes in
                 guard case .array(let items) = routes else { return routes }
@@ -211,7 +219,9 @@ enum MapboxDirectionsAPI {
         default: (status, code) = (422, "InvalidInput")
         }
         let message = error.isUnauthorized ? "Not Authorized - \(error.code == .noToken ? "No Token" : "Invalid Token"): \(error.message)" : error.message
-        return .json(.object([("code", .string(code)), ("message", .string(message))] + (error.parameter.map { [("parameter", .string($0))] } ?? [])),
+        // An unknown or expired refresh says refresh_ttl 0, which the SDK reports as refreshExpired (and stops asking).
+        let expired: [(String, JSON)] = error.code == .routeNotFound ? [("refresh_ttl", .number(0))] : []
+        return .json(.object([("code", .string(code)), ("message", .string(message))] + (error.parameter.map { [("parameter", .string($0))] } ?? []) + expired),
                      status: status)
     }
 }

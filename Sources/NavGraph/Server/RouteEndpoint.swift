@@ -143,6 +143,21 @@ struct RouteEndpoint {
         }
     }
 
+    /// The two main road names of legs joined at via points: the names with the most metres over all parts (each
+    /// part's summary names its two longest, so the parts' distances weight them).
+    static func mergedSummary(_ parts: ArraySlice<RouteLeg>) -> String {
+        var metres: [String: Double] = [:], order: [String] = []
+        for part in parts {
+            let names = part.summary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for (rank, name) in names.enumerated() {
+                if metres[name] == nil { order.append(name) }
+                metres[name, default: 0] += part.distance / Double(rank + 1)
+            }
+        }
+        return order.enumerated().sorted { (metres[$0.element] ?? 0, -$0.offset) > (metres[$1.element] ?? 0, -$1.offset) }
+            .prefix(2).map(\.element).joined(separator: ", ")
+    }
+
     /// Joins the legs between consecutive kept waypoints; dropped coordinates become via points.
     static func mergingVias(_ response: RouteResponse, keep: [Int]) -> RouteResponse {
         var merged = response
@@ -153,19 +168,34 @@ struct RouteEndpoint {
             copy.legs = zip(keep, keep.dropFirst()).map { from, to in
                 let parts = route.legs[from..<to]
                 guard var leg = parts.first else { return route.legs[from] }
-                for next in parts.dropFirst() {
+                for (offset, next) in parts.dropFirst().enumerated() {
+                    let via = from + 1 + offset
+                    if let waypoint = response.waypoints[safe: via] {
+                        leg.viaWaypoints.append(ViaWaypoint(coordinateIndex: via, waypoint: waypoint, distanceFromStart: leg.distance,
+                                                            geometryIndex: leg.coordinates.count - 1))
+                    }
+                    // Driving on through the via point, the next part starts on the edge this one ends on: one edge,
+                    // one routing node, so that guidance sees no junction there (a U-turn keeps both).
+                    let continues = !next.directedEdges.isEmpty && leg.directedEdges.last == next.directedEdges.first
+                        && leg.routingNodes.count == leg.directedEdges.count && next.routingNodes.count == next.directedEdges.count
+                    let skip = continues ? 1 : 0
+                    let segmentOffset = leg.annotations.count
+                    if !leg.edgeFirstSegment.isEmpty && !next.edgeFirstSegment.isEmpty {
+                        leg.edgeFirstSegment += next.edgeFirstSegment.dropFirst(skip).map { $0 + segmentOffset }
+                    } else {
+                        leg.edgeFirstSegment = []
+                    }
                     leg.coordinates += next.coordinates.dropFirst()
                     leg.annotations += next.annotations
                     leg.distance += next.distance
                     leg.duration += next.duration
                     leg.durationTypical += next.durationTypical
                     leg.weight += next.weight
-                    leg.directedEdges += next.directedEdges
-                    leg.routingNodes += next.routingNodes
-                    if !next.summary.isEmpty && next.summary != leg.summary {
-                        leg.summary = leg.summary.isEmpty ? next.summary : leg.summary + ", " + next.summary
-                    }
+                    leg.turnDelay += next.turnDelay
+                    leg.directedEdges += next.directedEdges.dropFirst(skip)
+                    leg.routingNodes += next.routingNodes.dropFirst(skip)
                 }
+                leg.summary = mergedSummary(parts)
                 return leg
             }
             return copy

@@ -70,10 +70,10 @@ public final class RoutingService: Sendable {
             request.query.removeAll { AccessTokens.parameterNames.contains($0.name) }
             if MapboxDirectionsAPI.matches(request.path) {
                 let mapbox = try MapboxDirectionsAPI.parse(request, limits: limits)
-                let json = try pools.pool(for: mapbox.directions.url.profileID).with { router in
-                    try directions(mapbox.directions, router: router).json
+                let (response, json) = try pools.pool(for: mapbox.directions.url.profileID).with { router in
+                    try directions(mapbox.directions, router: router)
                 }
-                return .json(MapboxDirectionsAPI.body(json, mapbox))
+                return .json(MapboxDirectionsAPI.body(json, mapbox, response: response))
             }
             if RouteRefreshAPI.matches(request.path) { return try RouteRefreshAPI.answer(request, service: self) }
             if NextBillionAPI.matches(request.path) { return try NextBillionAPI.answer(request, service: self) }
