@@ -62,11 +62,21 @@ import Testing
                                            + "&exclude=toll,motorway&annotations=duration,congestion,closure,traffic_tendency&steps=true&voice_units=imperial"
                                            + "&voice_instructions=true&language=de_DE&enable_refresh=false&snapping_include_closures=true;;")
         #expect(status == 200)
+        // Every coordinate is listed (the SDK pairs them with its waypoints), the names go to the two stops.
         let waypoints = json["waypoints"] as? [[String: Any]] ?? []
-        #expect(waypoints.map { $0["name"] as? String } == ["Home", "Work"])
+        #expect(waypoints.count == 3)
+        #expect(waypoints.first?["name"] as? String == "Home" && waypoints.last?["name"] as? String == "Work")
         let route = (json["routes"] as? [[String: Any]])?.first
         let legs = route?["legs"] as? [[String: Any]] ?? []
         #expect(legs.count == 1)
+        let via = (legs.first?["via_waypoints"] as? [[String: Any]])?.first
+        #expect(via?["waypoint_index"] as? Double == 1)
+        // The silent via keeps the turns of both parts: as many steps as the two legs, less one arrival and one departure.
+        let (_, twoLegs) = try Self.get(service, "/directions/v5/acme/driving-traffic/\(a);\(b);\(c)?exclude=toll,motorway&steps=true")
+        let parts = (twoLegs["routes"] as? [[String: Any]])?.first?["legs"] as? [[String: Any]] ?? []
+        let partSteps = parts.map { ($0["steps"] as? [Any])?.count ?? 0 }
+        let mergedSteps = (legs.first?["steps"] as? [Any])?.count ?? 0
+        #expect(partSteps.count == 2 && mergedSteps >= partSteps.reduce(0, +) - 3 && mergedSteps <= partSteps.reduce(0, +) - 2)
         let annotation = legs.first?["annotation"] as? [String: Any] ?? [:]
         let durations = annotation["duration"] as? [Any] ?? []
         #expect(!durations.isEmpty)
@@ -78,6 +88,24 @@ import Testing
         let (_, osrm) = try Self.get(service, "/route/v1/driving/\(a);\(b);\(c)?waypoints=0;2&exclude=toll,motorway&overview=simplified")
         let osrmDistance = (osrm["routes"] as? [[String: Any]])?.first?["distance"] as? Double
         #expect(osrmDistance != nil && route?["distance"] as? Double == osrmDistance)
+    }
+
+    /// The request MapboxDirections builds for a waypoint with a heading, accuracies, a silent via and a kerb
+    /// approach (decimal bearings and radii, as Swift writes Doubles).
+    @Test func mapboxRerouteRequestIsAccepted() throws {
+        let service = try Self.service()
+        let target = "/directions/v5/mapbox/driving-traffic/7.4246,43.7384;7.4215,43.735;7.4197,43.7311?alternatives=true&continue_straight=true"
+            + "&exclude=toll,motorway,ferry&enable_refresh=true&depart_at=2026-12-07T08:30&geometries=polyline6&overview=full&steps=true"
+            + "&language=de_DE&approaches=unrestricted;unrestricted;curb&voice_instructions=true&voice_units=imperial&banner_instructions=true"
+            + "&bearings=90.0,90.0;;&radiuses=50.0;unlimited;50.0&annotations=distance,duration,speed,congestion,maxspeed,congestion_numeric"
+            + "&waypoints=0;2&waypoint_names=Casino;Fontvieille&access_token=pk.test"
+        let (status, json) = try Self.get(service, target)
+        #expect(status == 200)
+        #expect(json["code"] as? String == "Ok", "\(json)")
+        #expect((json["waypoints"] as? [[String: Any]])?.map { $0["name"] as? String }.first == "Casino")
+        let (_, strict) = try Self.get(service, target.replacingOccurrences(of: "bearings=90.0,90.0", with: "bearings=90.0,45.0")
+                                                  .replacingOccurrences(of: "radiuses=50.0", with: "radiuses=25.0"))
+        #expect(strict["code"] as? String != "InvalidInput")
     }
 
     @Test func mapboxErrorsUseV5StatusesAndCodes() throws {
@@ -103,6 +131,7 @@ import Testing
         let refresh = try Self.get(service, "/directions-refresh/v1/mapbox/driving-traffic/no-such-uuid/0/0")
         #expect(refresh.status == 422)
         #expect(refresh.json["code"] as? String == "InvalidInput")
+        #expect(refresh.json["refresh_ttl"] as? Double == 0)
         #expect((refresh.json["message"] as? String)?.contains("no-such-uuid") == true)
     }
 
