@@ -9,6 +9,7 @@
 #
 # Usage: Benchmarks/server_sdk_bench.sh [EXTRACT] [SECONDS]   (default milan, 5 s per case)
 #   THREADS=2 (server workers and wrk threads) CONNECTIONS=4 ROUNDS=5 PAIRS=1000 SEED=12 TAG= (suffix of the result file)
+#   BASELINE=path/to/an/older/navgraph adds it as server navgraph-base at the navgraph cases, to measure a change in one run.
 # Needs wrk (apt), the peers venv (Tools/setup_peers.sh), a release build. Writes Benchmarks/results/server-sdk-$EXTRACT$TAG.md.
 set -euo pipefail
 EXTRACT="${1:-milan}"
@@ -24,8 +25,13 @@ declare -A PORTS=([navgraph]=5621 [osrm-ch]=5622) PIDS=()
 PIDS[navgraph]=$!
 "$OSRM_BIN/osrm-routed" --algorithm ch -i 127.0.0.1 -p 5622 -t "$THREADS" "$WORK/osrm/$EXTRACT.osrm" >"$WORK/sdk-osrm-ch.log" 2>&1 &
 PIDS[osrm-ch]=$!
+if [ -n "${BASELINE:-}" ]; then
+  PORTS[navgraph-base]=5623
+  "$BASELINE" serve "$WORK/$EXTRACT.navgraph" --port 5623 --threads "$THREADS" --quiet >"$WORK/sdk-navgraph-base.log" 2>&1 &
+  PIDS[navgraph-base]=$!
+fi
 trap 'for p in "${PIDS[@]}"; do kill -TERM "$p" 2>/dev/null || true; done' EXIT
-for server in navgraph osrm-ch; do wait_ready "${PORTS[$server]}"; done
+for server in "${!PORTS[@]}"; do wait_ready "${PORTS[$server]}"; done
 # Only pairs both servers route (200 at `full`), so no case is sped up by quick error answers.
 ROUTED="$WORK/pairs-$PAIRS-s$SEED-routed.csv"
 while IFS=, read -r a b c d; do
@@ -41,6 +47,8 @@ write_list osrm_steps /route/v1/driving/ "steps=true&annotations=duration,distan
 write_list full /route/v1/driving/ "overview=full&geometries=polyline6"
 
 CASES=("navgraph sdk" "osrm-ch osrm_steps" "navgraph osrm_steps" "navgraph full" "osrm-ch full")
+[ -n "${BASELINE:-}" ] && CASES=("navgraph sdk" "navgraph-base sdk" "osrm-ch osrm_steps" "navgraph osrm_steps" "navgraph-base osrm_steps"
+                                 "navgraph full" "navgraph-base full" "osrm-ch full")
 for case in "${CASES[@]}"; do
   set -- $case
   echo "$1 $2 bytes $(body_bytes "${PORTS[$1]}" "$2")" | tee -a "$RESULT" >&2
@@ -76,7 +84,11 @@ for (server, case), (qps, p50, p99, bad, _) in med.items():
     ref = med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
     ratio = f"{qps / ref[0]:.2f}x" if ref and ref[0] > 0 else "-"
     pr = f"{p99 / ref[2]:.2f}x" if ref and ref[2] > 0 else "-"
-    print(f"| {labels[(server, case)]} {case} | {server} | {requests[case]} | {qps:.0f} | {p50:.2f} | {p99:.2f} | {size.get((server, case), 0)} | {bad} | {ratio} | {pr} |")
+    print(f"| {labels.get((server, case), '')} {case} | {server} | {requests[case]} | {qps:.0f} | {p50:.2f} | {p99:.2f} | {size.get((server, case), 0)} | {bad} | {ratio} | {pr} |")
+for case in requests:
+    new, base = med.get(("navgraph", case)), med.get(("navgraph-base", case))
+    if new and base: print(f"\n{case}: navgraph / navgraph-base (BASELINE) QPS {new[0] / base[0]:.3f}x, p50 {new[1] / base[1]:.3f}x, p99 {new[2] / base[2]:.3f}x", end="")
+print()
 def target(case, qps_goal, p99_goal):
     r, ref = med.get(("navgraph", case)), med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
     if not r or not ref: return "-"
