@@ -48,14 +48,22 @@ wait_ready() {  # port
   echo "server on port $1 did not come up" >&2; return 1
 }
 
-# run_case NAME PORT LIST -> "qps p50 p99 non2xx [socket errors]" (wrk's output kept in $WORK/wrk-NAME-LIST.txt)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # user + system clock ticks of all the process's threads
+
+# run_case NAME PORT LIST [PID] -> "qps p50 p99 non2xx [cpu_ms_per_request] [socket errors]" (wrk's output kept in
+# $WORK/wrk-NAME-LIST.txt). With the server's PID, also the CPU time it spent per answered request: unlike QPS and
+# latency, hardly moved by other processes competing for the cores.
 run_case() {
-  local out="$WORK/wrk-$1-$3.txt"
+  local out="$WORK/wrk-$1-$3.txt" ticks=""
+  [ -n "${4:-}" ] && ticks=$(cpu_ticks "$4")
   REQUESTS="$WORK/$3.txt" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency --timeout 30s -s Benchmarks/server_requests.lua \
     "http://127.0.0.1:$2" > "$out" 2>&1 || true
-  "$PY" - "$out" <<'PYEOF'
+  [ -n "${4:-}" ] && ticks=$(( $(cpu_ticks "$4") - ticks ))
+  "$PY" - "$out" "$ticks" "$(getconf CLK_TCK)" <<'PYEOF'
 import re, sys
 text = open(sys.argv[1]).read()
+done = re.search(r"(\d+) requests in", text)
+cpu = f" {1000 * int(sys.argv[2]) / int(sys.argv[3]) / int(done.group(1)):.3f}" if sys.argv[2] and done and int(done.group(1)) else ""
 def ms(label):
     m = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\b", text, re.M)
     if not m: return float("nan")
@@ -64,7 +72,7 @@ def ms(label):
 qps = re.search(r"Requests/sec:\s+([\d.]+)", text)
 bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
 errors = re.search(r"Socket errors: (.*)", text)
-print(f"{float(qps.group(1)) if qps else float('nan'):.1f} {ms('50'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}"
+print(f"{float(qps.group(1)) if qps else float('nan'):.1f} {ms('50'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}{cpu}"
       + (f" [{errors.group(1)}]" if errors else ""))
 PYEOF
 }

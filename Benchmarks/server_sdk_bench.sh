@@ -56,7 +56,7 @@ done
 for round in $(seq 1 "$ROUNDS"); do
   for case in "${CASES[@]}"; do
     set -- $case
-    echo "$1 $2 $(run_case "$1" "${PORTS[$1]}" "$2")" | tee -a "$RESULT" >&2
+    echo "$1 $2 $(run_case "$1" "${PORTS[$1]}" "$2" "${PIDS[$1]}")" | tee -a "$RESULT" >&2
   done
 done
 
@@ -66,28 +66,34 @@ extract, threads, connections, seconds, pairs = sys.argv[2:7]
 runs, size = {}, {}
 for l in (l.split() for l in open(sys.argv[1])):
     if l[2] == "bytes": size[(l[0], l[1])] = int(l[3])
-    else: runs.setdefault((l[0], l[1]), []).append(l[2:6])
-med = {k: [statistics.median(float(r[i]) for r in v) for i in range(3)] + [sum(int(r[3]) for r in v), len(v)] for k, v in runs.items()}
+    else: runs.setdefault((l[0], l[1]), []).append(l[2:7])
+med = {k: [statistics.median(float(r[i]) for r in v) for i in range(3)] + [sum(int(r[3]) for r in v), len(v),
+           statistics.median(float(r[4]) for r in v)] for k, v in runs.items()}
 rounds = max(v[4] for v in med.values())
 print(f"# navgraph serve at the navigation SDK's request vs osrm-routed CH on {extract}\n")
 print(f"wrk {threads} threads, {connections} connections, {seconds} s per case, {rounds} interleaved rounds (medians); both servers "
       f"side by side with {threads} worker threads; the pairs of {pairs} from Tools/make_pairs.py that both servers route; bytes: mean body of the first 50 requests. "
       "Ratios are navgraph / osrm-routed CH: for `sdk` and `osrm_steps` against CH at `osrm_steps` (the closest request OSRM "
-      "supports), for `full` against CH at `full`. One run of Benchmarks/server_sdk_bench.sh.\n")
-print("| case | server | request | QPS | p50 ms | p99 ms | bytes | non-2xx | QPS / CH | p99 / CH |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+      "supports), for `full` against CH at `full`. CPU ms/req: the server process's user + system CPU time per answered "
+      "request (all its threads; wrk's excluded), which other processes on the machine hardly move, unlike QPS and p99. "
+      "One run of Benchmarks/server_sdk_bench.sh.\n")
+print("| case | server | request | QPS | p50 ms | p99 ms | CPU ms/req | bytes | non-2xx | QPS / CH | p99 / CH | CPU/req / CH |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 requests = {"sdk": "Mapbox v5, the SDK's full query", "osrm_steps": "steps=true&annotations=duration,distance,speed",
             "full": "overview=full&geometries=polyline6"}
 labels = {("navgraph", "sdk"): "(a)", ("osrm-ch", "osrm_steps"): "(b)", ("navgraph", "osrm_steps"): "(c)",
           ("navgraph", "full"): "(d)", ("osrm-ch", "full"): "(d)"}
-for (server, case), (qps, p50, p99, bad, _) in med.items():
+for (server, case), (qps, p50, p99, bad, _, cpu) in med.items():
     ref = med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
     ratio = f"{qps / ref[0]:.2f}x" if ref and ref[0] > 0 else "-"
     pr = f"{p99 / ref[2]:.2f}x" if ref and ref[2] > 0 else "-"
-    print(f"| {labels.get((server, case), '')} {case} | {server} | {requests[case]} | {qps:.0f} | {p50:.2f} | {p99:.2f} | {size.get((server, case), 0)} | {bad} | {ratio} | {pr} |")
+    cr = f"{cpu / ref[5]:.2f}x" if ref and ref[5] > 0 else "-"
+    print(f"| {labels.get((server, case), '')} {case} | {server} | {requests[case]} | {qps:.0f} | {p50:.2f} | {p99:.2f} | {cpu:.3f} | "
+          f"{size.get((server, case), 0)} | {bad} | {ratio} | {pr} | {cr} |")
 for case in requests:
     new, base = med.get(("navgraph", case)), med.get(("navgraph-base", case))
-    if new and base: print(f"\n{case}: navgraph / navgraph-base (BASELINE) QPS {new[0] / base[0]:.3f}x, p50 {new[1] / base[1]:.3f}x, p99 {new[2] / base[2]:.3f}x", end="")
+    if new and base: print(f"\n{case}: navgraph / navgraph-base (BASELINE) QPS {new[0] / base[0]:.3f}x, p50 {new[1] / base[1]:.3f}x, "
+                           f"p99 {new[2] / base[2]:.3f}x, CPU ms/req {new[5] / base[5]:.3f}x", end="")
 print()
 def target(case, qps_goal, p99_goal):
     r, ref = med.get(("navgraph", case)), med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
