@@ -7,84 +7,21 @@
 # Needs: wrk (apt), the peers venv (Tools/setup_peers.sh: osrm-bindings, pyosmium), a release build.
 # Scratch goes to Benchmarks/work/server/; the summary table to stdout and Benchmarks/results/server-$EXTRACT.md.
 set -euo pipefail
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$ROOT"
 EXTRACT="${1:-milan}"
 SECONDS_PER_CASE="${2:-10}"
-THREADS="${THREADS:-2}"
-CONNECTIONS="${CONNECTIONS:-16}"
-PAIRS="${PAIRS:-1000}"
-SEED="${SEED:-12}"
-DATA="${DATA:-/work/shared/data}"
-VENV="${PEERS_VENV:-$ROOT/Benchmarks/work/peers-venv}"
-PY="$VENV/bin/python"
-OSRM_BIN="$("$PY" -c 'import osrm, pathlib; print(pathlib.Path(osrm.__file__).parent / "bin")')"
-PROFILE="$(dirname "$OSRM_BIN")/share/profiles/car.lua"
-WORK="$ROOT/Benchmarks/work/server/$EXTRACT"
-mkdir -p "$WORK"
-
-[ -x .build/release/navgraph ] || swift build -c release --product navgraph >&2
-if [ ! -f "$WORK/$EXTRACT.navgraph" ]; then
-  .build/release/navgraph import "$DATA/$EXTRACT.osm.pbf" -o "$WORK/$EXTRACT.navgraph" --quiet >&2
-fi
-if [ ! -f "$WORK/osrm/done" ]; then
-  mkdir -p "$WORK/osrm"
-  cp "$DATA/$EXTRACT.osm.pbf" "$WORK/osrm/"
-  # Partition renumbers the graph, so the CH is contracted after it (both algorithms then share one dataset).
-  (cd "$WORK/osrm" && "$OSRM_BIN/osrm-extract" -p "$PROFILE" "$EXTRACT.osm.pbf" >extract.log 2>&1 \
-    && "$OSRM_BIN/osrm-partition" "$EXTRACT.osrm" >partition.log 2>&1 \
-    && "$OSRM_BIN/osrm-customize" "$EXTRACT.osrm" >customize.log 2>&1 \
-    && "$OSRM_BIN/osrm-contract" "$EXTRACT.osrm" >contract.log 2>&1 && touch done)
-fi
-
-# Request lists from one pair file.
-PAIRFILE="$WORK/pairs-$PAIRS-s$SEED.csv"
-[ -f "$PAIRFILE" ] || "$PY" Tools/make_pairs.py "$DATA/$EXTRACT.osm.pbf" "$PAIRS" "$SEED" > "$PAIRFILE"
+source "$(dirname "$0")/server_common.sh"
+prepare_osrm
+write_list plain /route/v1/driving/ overview=false
+write_list steps_alt3 /route/v1/driving/ "steps=true&alternatives=3"
 "$PY" - "$PAIRFILE" "$WORK" <<'PYEOF'
 import random, sys
 pairs = [l.strip().split(",") for l in open(sys.argv[1]) if l.strip()]
 work = sys.argv[2]
-with open(f"{work}/plain.txt", "w") as f:
-    for a, b, c, d in pairs: f.write(f"/route/v1/driving/{a},{b};{c},{d}?overview=false\n")
-with open(f"{work}/steps_alt3.txt", "w") as f:
-    for a, b, c, d in pairs: f.write(f"/route/v1/driving/{a},{b};{c},{d}?steps=true&alternatives=3\n")
 rng = random.Random(12)
 points = [f"{p[0]},{p[1]}" for p in pairs] + [f"{p[2]},{p[3]}" for p in pairs]
 with open(f"{work}/table100.txt", "w") as f:
     for _ in range(20): f.write("/table/v1/driving/" + ";".join(rng.sample(points, 100)) + "\n")
 PYEOF
-
-wait_ready() {  # port
-  for _ in $(seq 1 300); do
-    curl -s -o /dev/null "http://127.0.0.1:$1/nearest/v1/driving/$(head -1 "$PAIRFILE" | cut -d, -f1,2)" && return 0
-    sleep 0.2
-  done
-  echo "server on port $1 did not come up" >&2; return 1
-}
-
-# run_case NAME PORT LIST -> "qps p50 p99 non2xx"
-run_case() {
-  local out="$WORK/wrk-$1-$3.txt"
-  REQUESTS="$WORK/$3.txt" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_PER_CASE}s" --latency --timeout 30s -s Benchmarks/server_requests.lua \
-    "http://127.0.0.1:$2" > "$out" 2>&1 || true
-  "$PY" - "$out" <<'PYEOF'
-import re, sys
-text = open(sys.argv[1]).read()
-def ms(label):
-    m = re.search(r"^\s*" + label + r"%\s+([\d.]+)(us|ms|s)\b", text, re.M)
-    if not m: return float("nan")
-    v, u = float(m.group(1)), m.group(2)
-    return v / 1000 if u == "us" else v * 1000 if u == "s" else v
-qps = re.search(r"Requests/sec:\s+([\d.]+)", text)
-bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-errors = re.search(r"Socket errors: (.*)", text)
-print(f"{float(qps.group(1)) if qps else float('nan'):.1f} {ms('50'):.3f} {ms('99'):.3f} {bad.group(1) if bad else 0}"
-      + (f" [{errors.group(1)}]" if errors else ""))
-PYEOF
-}
-
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
-pss_kb() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 
 RESULT="$WORK/summary.txt"
 : > "$RESULT"

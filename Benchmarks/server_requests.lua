@@ -16,3 +16,13 @@ function request()
   index = index % #paths + 1
   return wrk.format("GET", paths[index])
 end
+
+-- With env MAX_REQUESTS, each of wrk's threads stops after its share of that many responses (wrk's -d still bounds the time).
+local limit = tonumber(os.getenv("MAX_REQUESTS") or "")
+local answered = 0
+if limit then
+  function response(status, headers, body)
+    answered = answered + 1
+    if answered >= limit / tonumber(os.getenv("WRK_THREADS") or "1") then wrk.thread:stop() end
+  end
+end

@@ -1,11 +1,28 @@
 #include "microhttpd_shim.h"
 #include <microhttpd.h>
 #include <arpa/inet.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+
+/// One open connection as the request deadline sees it. libmicrohttpd's own timeout counts idle time only, so a
+/// client sending a byte a second (or a body announced and never finished) would hold a connection forever; the
+/// reaper thread gives each request `timeout` seconds from its first byte to its last response byte, the handler's
+/// own time excepted.
+typedef struct tracked_connection {
+    struct tracked_connection *previous, *next;
+    int fd;
+    uint64_t idle_bytes;   ///< bytes the socket had received when its last request completed
+    double busy_since;     ///< when bytes of a new request were first seen (0: idle, libmicrohttpd's timeout applies)
+    int in_handler;
+    int reaped;
+} tracked_connection;
 
 struct ngh_daemon {
     struct MHD_Daemon *mhd;
@@ -14,7 +31,82 @@ struct ngh_daemon {
     size_t max_body;
     int listen_fd;
     volatile unsigned active;
+    unsigned timeout_seconds;
+    pthread_mutex_t lock;          ///< guards the list and every entry's fields; held while the reaper shuts a socket
+    tracked_connection *connections;
+    pthread_t reaper;
+    int reaper_running;
+    volatile int stopping;
 };
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/// Bytes the kernel has received on a TCP socket (0 when unknown).
+static uint64_t bytes_received(int fd) {
+    struct tcp_info info;
+    socklen_t length = sizeof info;
+    memset(&info, 0, sizeof info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return 0;
+    return length >= offsetof(struct tcp_info, tcpi_bytes_received) + sizeof info.tcpi_bytes_received ? info.tcpi_bytes_received : 0;
+}
+
+static tracked_connection *tracked(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+static void notify_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                              enum MHD_ConnectionNotificationCode code) {
+    ngh_daemon *daemon = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        tracked_connection *entry = info ? calloc(1, sizeof *entry) : NULL;
+        if (!entry) return;
+        entry->fd = info->connect_fd;
+        pthread_mutex_lock(&daemon->lock);
+        entry->next = daemon->connections;
+        if (entry->next) entry->next->previous = entry;
+        daemon->connections = entry;
+        pthread_mutex_unlock(&daemon->lock);
+        *socket_context = entry;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        // libmicrohttpd closes the socket only after this returns, so the reaper never shuts a reused number.
+        tracked_connection *entry = *socket_context;
+        pthread_mutex_lock(&daemon->lock);
+        if (entry->previous) entry->previous->next = entry->next; else daemon->connections = entry->next;
+        if (entry->next) entry->next->previous = entry->previous;
+        pthread_mutex_unlock(&daemon->lock);
+        free(entry);
+        *socket_context = NULL;
+    }
+}
+
+/// Every 200 ms: marks connections whose socket received bytes since their last request completed as busy, and
+/// shuts down (both directions) those busy for longer than the timeout; libmicrohttpd then sees the end of the
+/// stream and closes the connection in its own thread.
+static void *reap(void *argument) {
+    ngh_daemon *daemon = argument;
+    while (!daemon->stopping) {
+        usleep(200000);
+        double now = now_seconds();
+        pthread_mutex_lock(&daemon->lock);
+        for (tracked_connection *entry = daemon->connections; entry; entry = entry->next) {
+            if (entry->in_handler || entry->reaped) continue;
+            if (entry->busy_since == 0) {
+                if (bytes_received(entry->fd) > entry->idle_bytes) entry->busy_since = now;
+            } else if (now - entry->busy_since > daemon->timeout_seconds) {
+                shutdown(entry->fd, SHUT_RDWR);
+                entry->reaped = 1;
+            }
+        }
+        pthread_mutex_unlock(&daemon->lock);
+    }
+    return NULL;
+}
 
 /// Per-request state: the raw target from the URI log callback and the body read so far.
 typedef struct {
@@ -33,7 +125,15 @@ static void *log_uri(void *cls, const char *uri, struct MHD_Connection *connecti
 }
 
 static void completed(void *cls, struct MHD_Connection *connection, void **req_cls, enum MHD_RequestTerminationCode code) {
-    (void)cls; (void)connection; (void)code;
+    (void)code;
+    ngh_daemon *daemon = cls;
+    tracked_connection *entry = tracked(connection);
+    if (entry) {
+        pthread_mutex_lock(&daemon->lock);
+        entry->idle_bytes = bytes_received(entry->fd);
+        entry->busy_since = 0;
+        pthread_mutex_unlock(&daemon->lock);
+    }
     request_state *state = *req_cls;
     if (!state) return;
     free(state->target);
@@ -90,7 +190,19 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         .body_too_big = state->too_big,
     };
     ngh_response response = {500, "text/plain", NULL, 0};
+    tracked_connection *entry = tracked(connection);
+    if (entry) {
+        pthread_mutex_lock(&daemon->lock);
+        entry->in_handler = 1;
+        pthread_mutex_unlock(&daemon->lock);
+    }
     daemon->handler(daemon->context, &request, &response);
+    if (entry) {  // sending the response gets a whole timeout of its own
+        pthread_mutex_lock(&daemon->lock);
+        entry->in_handler = 0;
+        entry->busy_since = now_seconds();
+        pthread_mutex_unlock(&daemon->lock);
+    }
     struct MHD_Response *reply;
     if (response.body) {
         reply = MHD_create_response_from_buffer(response.body_length, response.body, MHD_RESPMEM_MUST_FREE);
@@ -130,6 +242,8 @@ ngh_daemon *ngh_start(const char *host, uint16_t port, unsigned threads, size_t 
     daemon->context = context;
     daemon->max_body = max_body;
     daemon->listen_fd = -1;
+    daemon->timeout_seconds = connection_timeout_seconds;
+    pthread_mutex_init(&daemon->lock, NULL);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
     daemon->mhd = MHD_start_daemon(flags, port, NULL, NULL, answer, daemon,
                                    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
@@ -139,13 +253,16 @@ ngh_daemon *ngh_start(const char *host, uint16_t port, unsigned threads, size_t 
                                    MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                                    MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
                                    MHD_OPTION_URI_LOG_CALLBACK, log_uri, NULL,
-                                   MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+                                   MHD_OPTION_NOTIFY_COMPLETED, completed, daemon,
+                                   MHD_OPTION_NOTIFY_CONNECTION, notify_connection, daemon,
                                    MHD_OPTION_END);
     if (!daemon->mhd) {
         snprintf(error, error_length, "cannot listen on %s:%u (address in use, or no permission)", host, port);
+        pthread_mutex_destroy(&daemon->lock);
         free(daemon);
         return NULL;
     }
+    if (connection_timeout_seconds > 0) daemon->reaper_running = pthread_create(&daemon->reaper, NULL, reap, daemon) == 0;
     return daemon;
 }
 
@@ -167,7 +284,10 @@ unsigned ngh_active(ngh_daemon *daemon) {
 }
 
 void ngh_stop(ngh_daemon *daemon) {
+    daemon->stopping = 1;
+    if (daemon->reaper_running) pthread_join(daemon->reaper, NULL);
     MHD_stop_daemon(daemon->mhd);
+    pthread_mutex_destroy(&daemon->lock);
     if (daemon->listen_fd >= 0) close(daemon->listen_fd);
     free(daemon);
 }

@@ -21,7 +21,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var threads = 2
         /// Bytes per connection for the request line and headers (bigger requests get 431/413 from libmicrohttpd).
         public var connectionMemory = 64 << 10
-        /// Seconds a connection may stay idle (slow or stuck clients are dropped).
+        /// Seconds a connection may stay idle, and a request may take from its first byte to its last response byte,
+        /// the handler's own time excepted (idle, slow and stuck clients are dropped).
         public var connectionTimeoutSeconds = 15
         public var maximumConnections = 1024
         public var logRequests = true

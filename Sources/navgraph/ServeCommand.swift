@@ -21,7 +21,7 @@ enum ServeCommand {
                        defaultValue: "\(ServiceLimits().maximumTableSize)", check: .integer(1...100_000, what: "a size")),
             OptionSpec(name: "max-alternatives", kind: .value, placeholder: "N", help: "most alternatives one /route may ask for",
                        defaultValue: "\(ServiceLimits().maximumAlternatives)", check: .integer(0...10, what: "a count")),
-            OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout",
+            OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout, and each request's limit from its first byte to its response",
                        defaultValue: "\(HTTPServer.Settings().connectionTimeoutSeconds)", check: .integer(1...3600, what: "a number of seconds")),
             OptionSpec(name: "access-tokens", kind: .value, placeholder: "FILE",
                        help: "require a listed token (one a line) as access_token= or key= on every API request (HTTP 401 otherwise)"),

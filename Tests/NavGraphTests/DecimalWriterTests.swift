@@ -54,4 +54,24 @@ import Testing
         #expect(written { DecimalWriter.fixed(.nan, decimals: 2, to: $0) } == "null")
         #expect(written { DecimalWriter.fixed(1e30, decimals: 2, to: $0) } == "null")
     }
+
+    /// The JSON writer's numbers: integral values as integers, others byte for byte as Swift's shortest round-trip
+    /// `description` (the writer has a fast path for values of 1 to 3 decimals; this pins it to `description`).
+    @Test func jsonNumbersMatchSwiftDescription() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 0.1, 0.2, 0.3, 0.1 + 0.2, 12.3, 1087.1, 13096.2, 0.001, 0.0015, 0.0001, 0.00001,
+                                1e-7, 5e-324, 999_999_999_999.9, 1e12 + 0.5, 1e12 - 0.5, 123_456_789_012.5, 1e15, 1e16, 4.5e15 + 0.5,
+                                .infinity, -.infinity, .nan, .pi, 9.179382, 45.446282]
+        for _ in 0..<3000 {
+            let scale = [10.0, 100, 1000, 1e4, 1e6][Int.random(in: 0...4, using: &generator)]
+            values.append(Double(Int64.random(in: -2_000_000_000_000...2_000_000_000_000, using: &generator) >> Int64.random(in: 0...40, using: &generator)) / scale)
+            values.append(Double.random(in: -1e6...1e6, using: &generator))
+            values.append((Double.random(in: -1e4...1e4, using: &generator) * 10).rounded() / 10)
+        }
+        for value in values {
+            let written = String(decoding: JSON.number(value).data(pretty: false), as: UTF8.self)
+            let expected = !value.isFinite ? "null" : value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+            #expect(written == expected, "\(value)")
+        }
+    }
 }

@@ -86,7 +86,10 @@ enum JSON: Sendable {
     /// Integral values print without a fraction; others use Swift's shortest round-trip form.
     private static func format(_ n: Double, into out: inout [UInt8]) {
         guard n.isFinite else { return out.append(contentsOf: "null".utf8) }
-        guard n == n.rounded(), abs(n) < 1e15 else { return out.append(contentsOf: "\(n)".utf8) }
+        guard n == n.rounded(), abs(n) < 1e15 else {
+            if let (scaled, decimals) = fewDecimals(n) { return fixed(scaled, decimals: decimals, into: &out) }
+            return out.append(contentsOf: "\(n)".utf8)
+        }
         var value = Int64(n)
         if value < 0 {
             out.append(UInt8(ascii: "-"))
@@ -105,11 +108,50 @@ enum JSON: Sendable {
         }
     }
 
+    /// `n` as an integer count of 10^-decimals when 1...3 decimals write it exactly as Swift's shortest round-trip
+    /// `description` does (the measures and speeds rounded to one decimal): `scaled / 10^decimals` parses back to `n`,
+    /// fewer decimals do not, and 0.001 <= |n| < 1e12 keeps Swift out of exponent notation and under 15 digits.
+    private static func fewDecimals(_ n: Double) -> (Int64, Int)? {
+        let magnitude = abs(n)
+        guard magnitude >= 0.001, magnitude < 1e12 else { return nil }
+        var scale = 1.0
+        for decimals in 1...3 {
+            scale *= 10
+            let scaled = (n * scale).rounded()
+            if scaled / scale == n { return (Int64(scaled), decimals) }
+        }
+        return nil
+    }
+
+    /// "-12.05" from (-1205, 2): the sign, the integer part and exactly `decimals` fraction digits.
+    private static func fixed(_ scaled: Int64, decimals: Int, into out: inout [UInt8]) {
+        if scaled < 0 { out.append(UInt8(ascii: "-")) }
+        var divisor: Int64 = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        let magnitude = scaled.magnitude
+        format(Double(magnitude / UInt64(divisor)), into: &out)
+        out.append(UInt8(ascii: "."))
+        var fraction = magnitude % UInt64(divisor)
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals))
+        var index = out.count - 1
+        while fraction > 0 {
+            out[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+            index -= 1
+        }
+    }
+
     private static func quote(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        // Most strings (keys, names, polylines) need no escape: copied whole.
-        if !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
-            out.append(contentsOf: s.utf8)
+        // Most strings (keys, names, polylines) need no escape: copied whole, from the contiguous UTF-8 of native
+        // strings (iterating the UTF-8 view byte by byte was the writer's biggest cost).
+        let copied = s.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true || (copied == nil && !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 })) {
+            if copied == nil { out.append(contentsOf: s.utf8) }
             out.append(UInt8(ascii: "\""))
             return
         }

@@ -52,8 +52,14 @@ enum SSML {
 
     /// XML text escaping of `& < > " '`.
     static func escaped(_ text: String) -> String {
-        let special: Set<UInt8> = [UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'")]
-        guard text.utf8.contains(where: { special.contains($0) }) else { return text }
+        // A switch, not a Set: hashing every byte of every announcement was a visible share of a steps request.
+        func special(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+            default: false
+            }
+        }
+        guard text.utf8.contains(where: special) else { return text }
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
