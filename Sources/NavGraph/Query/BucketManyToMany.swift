@@ -15,6 +15,10 @@ public final class BucketManyToMany {
     public var chunkSize = 2048
     /// Which algorithm computes the table.
     public var strategy = MatrixStrategy.automatic
+    /// Search state and bucket memory, made on the first bucket table and reused by every later one (map matching
+    /// computes one small table per trace step).
+    private lazy var workers = (0..<Parallel.workerCount).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
+    private lazy var buckets = BucketStore(nodeCount: router.graph.routingNodeCount, width: attributes?.width ?? 0)
 
     /// How a table is computed: CCH buckets, or one restricted elimination-tree sweep per source (RPHAST, costs
     /// only: it is used when no path attributes are carried), or whichever the sizes favour.
@@ -49,8 +53,7 @@ public final class BucketManyToMany {
             sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: 0)
             return matrix
         }
-        let workers = (0..<Parallel.workerCount).map { _ in BucketWorker(graph: graph, attributes: attributes) }
-        let buckets = BucketStore(nodeCount: graph.routingNodeCount, width: width)
+        let workers = self.workers, buckets = self.buckets
         let forward = metric.hierarchy.forward, backward = metric.hierarchy.backward
         let chunk = max(1, chunkSize)
         // With attributes: the bucket entry each cell met its target's search at, per row of the current chunk.
@@ -143,7 +146,7 @@ public final class BucketManyToMany {
     private static func samePoints(_ sources: [Snap?], _ destinations: [Snap?]) -> Bool {
         sources.count == destinations.count && zip(sources, destinations).allSatisfy { a, b in
             guard let a, let b else { return a == nil && b == nil }
-            return a.edge == b.edge && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
+            return a.edge == b.edge && a.direction == b.direction && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
         }
     }
 

@@ -21,7 +21,7 @@ struct RoutePlanner {
     /// For each usable direction of the snapped edge: its routing node and the cost from the edge start to the snap.
     func partialCosts(of snap: Snap, metric: RoutingMetric) -> [Int: UInt32] {
         var partials: [Int: UInt32] = [:]
-        for direction in 0..<2 {
+        for direction in 0..<2 where snap.direction == nil || snap.direction == direction {
             let d = 2 * snap.edge + direction
             let node = Int(graph.routingNodeOfEdge[d])
             guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }

@@ -10,6 +10,8 @@ public struct Snap: Sendable {
     public var point: Coordinate
     /// Metres from the input coordinate to the snapped point.
     public var distance: Double
+    /// nil: either usable direction of the edge; 0 or 1: only that direction (a map-matching candidate is directed).
+    public var direction: Int? = nil
 }
 
 /// A waypoint's snaps: the one routes use, the main-network fallback, and the nearest road when it lies in a small component.
@@ -176,7 +178,7 @@ public final class Snapper: @unchecked Sendable {
     }
 
     /// Turns the segment fraction stored in `offset` into metres from the edge start.
-    private func offsetAlongEdge(_ snap: Snap) -> Double {
+    func offsetAlongEdge(_ snap: Snap) -> Double {
         let first = Int(graph.edgeShapeFirst[snap.edge])
         var metres = 0.0
         for point in first..<snap.segment {
