@@ -31,7 +31,39 @@ public struct TripSolver: Sendable {
     /// The best order found: exact up to `exactLimit` stops, heuristic above.
     public func solve() -> [Int] {
         if count <= 2 { return Array(0..<count) }
-        return count <= Self.exactLimit ? exact() : improved(farthestInsertion())
+        return count <= Self.exactLimit ? exact() : heuristic()
+    }
+
+    /// Kicks of the iterated local search: each reorders three runs of the best tour (a double bridge, which 2-opt
+    /// and Or-opt cannot undo in one move) and improves the result again.
+    public static let kicks = 60
+
+    /// Farthest insertion improved by 2-opt and Or-opt, then `kicks` rounds of iterated local search (a fixed seed,
+    /// so the same matrix gives the same tour).
+    public func heuristic() -> [Int] {
+        var best = improved(farthestInsertion())
+        var bestCost = tourCost(best)
+        let movable = roundtrip ? count - 1 : count - 2   // positions 1...movable may change
+        guard movable >= 4 else { return best }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<Self.kicks {
+            var cuts = Set<Int>()
+            while cuts.count < 3 { cuts.insert(1 + next(movable)) }
+            let sorted = cuts.sorted()
+            let (a, b, c) = (sorted[0], sorted[1], sorted[2])
+            var kicked = Array(best[..<a])
+            kicked += best[b..<c]
+            kicked += best[a..<b]
+            kicked += best[c...]
+            let candidate = improved(kicked)
+            let cost = tourCost(candidate)
+            if cost < bestCost - 1e-9 { best = candidate; bestCost = cost }
+        }
+        return best
     }
 
     /// Held–Karp: the cheapest order over all permutations that start at 0 (and, for a path, end at `count − 1`).
