@@ -33,6 +33,7 @@ public final class MapMatcher {
         metric = router.engine.metric(avoid: options.avoid, mode: .strict, traffic: options.traffic, vehicle: options.vehicle)
         table = BucketManyToMany(router: router, metric: metric, attributes: .distance)
         table.strategy = .buckets
+        table.threads = 1
         finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
     }
 
@@ -113,49 +114,51 @@ public final class MapMatcher {
         layerPoint.append(point)
     }
 
-    /// Metres from the start of the snap's directed edge to the snap.
-    private func position(_ snap: Snap) -> Double {
-        snap.direction == 1 ? router.graph.edgeLength[snap.edge] - snap.offset : snap.offset
-    }
-
-    /// Whether `b` lies a little behind `a` on the same directed edge: GPS noise of a vehicle standing or crawling.
-    func isStandstill(_ a: Snap, _ b: Snap, sigma: Double) -> Bool {
-        guard a.edge == b.edge, a.direction == b.direction else { return false }
-        let back = position(a) - position(b)
-        return back > 0 && back <= max(5, options.model.standstillSigmas * sigma)
-    }
-
     /// Adds the point's candidates (in `found`) as the next layer; false when none can be reached from the last one.
     private func addLayer(_ point: Int, trace: [TracePoint], sigma: Double) -> Bool {
         let last = layerPoint.count - 1
         let from = layerStart[last], to = layerStart[last + 1]
         sources.removeAll(keepingCapacity: true)
         targets.removeAll(keepingCapacity: true)
+        // One table both ways: previous → current (rows 0..<p, columns 0..<c) for the transitions, and current →
+        // previous (rows p..., columns c...) to recognise a fix that lies a little behind the previous one.
         for i in from..<to { sources.append(score[i] > -.infinity ? snaps[i] : nil) }
-        for snap in found { targets.append(snap) }
+        for snap in found { sources.append(snap); targets.append(snap) }
+        for i in from..<to { targets.append(score[i] > -.infinity ? snaps[i] : nil) }
         let matrix = table.compute(sources: sources, destinations: targets)
         let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
         let beta = options.model.beta(sigma: sigma)
         let limit = straight * 3 + options.model.maximumDetour
+        let tolerance = max(5, options.model.standstillSigmas * sigma)
         var any = false
-        let columns = found.count
+        let previousCount = to - from, columns = found.count, width = columns + previousCount
+        func metres(_ row: Int, _ column: Int) -> Double? {
+            let cell = row * width + column
+            guard matrix.cost[cell] != TravelMatrix.unreachable else { return nil }
+            return matrix.distance?[cell]
+        }
         for (j, candidate) in found.enumerated() {
-            var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0
+            var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0, bestStill = false
             for i in from..<to where score[i] > -.infinity {
-                var metres: Double
-                if isStandstill(snaps[i], candidate, sigma: sigma) {
-                    metres = 0
-                } else {
-                    let cell = (i - from) * columns + j
-                    guard matrix.cost[cell] != TravelMatrix.unreachable, let distance = matrix.distance?[cell] else { continue }
-                    metres = distance
+                var distance = metres(i - from, j) ?? .infinity
+                var still = false
+                if let back = metres(previousCount + j, columns + i - from), back <= tolerance, back < distance {
+                    distance = 0
+                    still = true
                 }
-                guard metres <= limit else { continue }
-                let value = score[i] - abs(metres - straight) / beta
-                if value > best { best = value; bestParent = Int32(i); bestMetres = metres }
+                guard distance <= limit else { continue }
+                let value = score[i] - abs(distance - straight) / beta
+                if value > best { best = value; bestParent = Int32(i); bestMetres = distance; bestStill = still }
             }
             if bestParent >= 0 { any = true }
-            snaps.append(candidate)
+            if bestStill {
+                // Standing still: the point is matched where its predecessor was, and later steps start from there.
+                var still = snaps[Int(bestParent)]
+                still.distance = Geo.haversine(trace[point].coordinate, still.point)
+                snaps.append(still)
+            } else {
+                snaps.append(candidate)
+            }
             score.append(bestParent >= 0 ? best + Self.emission(candidate, sigma: sigma) : -.infinity)
             parent.append(bestParent)
             stepMetres.append(bestMetres)
@@ -196,8 +199,7 @@ public final class MapMatcher {
         guard chosen.count == layers else { return }
         var matching = Matching()
         for (layer, candidate) in chosen.enumerated() {
-            var snap = snaps[candidate]
-            if let previous = matching.snaps.last, isStandstill(previous, snap, sigma: sigma(trace[layerPoint[layer]])) { snap = previous }
+            let snap = snaps[candidate]
             let point = layerPoint[layer]
             if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
                 guard let path = router.legPath(from: previousSnap, to: snap, metric: metric, algorithm: .hierarchy) else {

@@ -12,7 +12,7 @@ public struct MatchModel: Sendable {
     /// Metres within which candidates are always sought, however small σ.
     public var minimumSearchRadius = 25.0
     /// Nearest road edges kept per point (each contributes a candidate per drivable direction).
-    public var maximumEdges = 8
+    public var maximumEdges = 12
     /// With `gaps=split`, consecutive points further apart in time than this (seconds) start a new matching.
     public var maximumTimeGap = 60.0
     /// Consecutive points further apart than this (metres, great circle) start a new matching.
@@ -20,7 +20,7 @@ public struct MatchModel: Sendable {
     /// A transition whose route exceeds the great-circle distance by more than this (metres, plus twice the
     /// straight distance) is impossible.
     public var maximumDetour = 1_000.0
-    /// A point falling back along the same road by at most this many σ (and 5 m) counts as standing still.
+    /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
     public var standstillSigmas = 2.0
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
     public var tidyMetres = 10.0

@@ -17,7 +17,9 @@ public final class BucketManyToMany {
     public var strategy = MatrixStrategy.automatic
     /// Search state and bucket memory, made on the first bucket table and reused by every later one (map matching
     /// computes one small table per trace step).
-    private lazy var workers = (0..<Parallel.workerCount).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
+    /// Threads a table uses (one per core; map matching's tables of a few cells use one).
+    public var threads = Parallel.workerCount
+    private lazy var workers = (0..<max(1, threads)).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
     private lazy var buckets = BucketStore(nodeCount: router.graph.routingNodeCount, width: attributes?.width ?? 0)
 
     /// How a table is computed: CCH buckets, or one restricted elimination-tree sweep per source (RPHAST, costs
@@ -132,7 +134,7 @@ public final class BucketManyToMany {
     private func matrixPoints(_ snaps: [Snap?], planner: RoutePlanner) -> [MatrixPoint?] {
         var points = [MatrixPoint?](repeating: nil, count: snaps.count)
         points.withUnsafeMutableBufferPointer { buffer in
-            let out = SharedBuffer(buffer), workers = min(Parallel.workerCount, max(1, snaps.count))
+            let out = SharedBuffer(buffer), workers = min(max(1, threads), max(1, snaps.count))
             Parallel.run(workers) { worker in
                 for index in stride(from: worker, to: snaps.count, by: workers) {
                     out.pointer[index] = snaps[index].map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) }
