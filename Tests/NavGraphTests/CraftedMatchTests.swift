@@ -129,6 +129,31 @@ final class CraftedMatchTests: XCTestCase {
         XCTAssertNotNil(tracepoint["location"] as? [Double])
     }
 
+    func testMapboxMatchingGetAndPostEqualTheOSRMMatch() throws {
+        let service = RoutingService(engine: RoutingEngine(graph: try Self.loadedGraph()))
+        let points = stride(from: 7.003, through: 7.019, by: 0.002).map { Coordinate(lat: 45.00003, lon: $0) }
+        let osrm = try Self.get(service, "/match/v1/driving/\(Self.path(points))?steps=true&overview=full")
+        let get = try Self.get(service, "/matching/v5/mapbox/driving/\(Self.path(points)).json?steps=true&overview=full&ignore=access")
+        let form = "coordinates=\(Self.path(points))&steps=true&overview=full"
+        let posted = service.handle(HTTPRequest(method: "POST", target: "/matching/v5/mapbox/driving", body: Data(form.utf8)))
+        let post = try JSONSerialization.jsonObject(with: posted.body) as? [String: Any] ?? [:]
+        for answer in [get.json, post] {
+            XCTAssertEqual(answer["code"] as? String, "Ok")
+            let a = try XCTUnwrap((answer["matchings"] as? [[String: Any]])?.first), b = try XCTUnwrap((osrm.json["matchings"] as? [[String: Any]])?.first)
+            XCTAssertEqual(a["distance"] as? Double, b["distance"] as? Double)
+            XCTAssertEqual(a["geometry"] as? String, b["geometry"] as? String)
+            XCTAssertEqual(a["confidence"] as? Double, b["confidence"] as? Double)
+            XCTAssertEqual((answer["tracepoints"] as? [Any])?.count, points.count)
+        }
+        // Mapbox answers NoMatch with 200, too many points with 422 TooManyCoordinates.
+        let nowhere = service.handle(HTTPRequest(method: "GET", target: "/matching/v5/mapbox/driving/7.5,45.3;7.51,45.3"))
+        XCTAssertEqual(nowhere.status, 200)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: nowhere.body) as? [String: Any])?["code"] as? String, "NoMatch")
+        let many = service.handle(HTTPRequest(method: "GET", target: "/matching/v5/mapbox/driving/" + Array(repeating: "7.004,45.0", count: 101).joined(separator: ";")))
+        XCTAssertEqual(many.status, 422)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: many.body) as? [String: Any])?["code"] as? String, "TooManyCoordinates")
+    }
+
     func testTidyDropsBunchedPoints() throws {
         let service = RoutingService(engine: RoutingEngine(graph: try Self.loadedGraph()))
         // Five fixes within 3 m of each other (a stop), then the drive on.
