@@ -128,8 +128,11 @@ public final class MapMatcher {
         let matrix = table.compute(sources: sources, destinations: targets)
         let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
         let beta = options.model.beta(sigma: sigma)
-        let limit = straight * 3 + options.model.maximumDetour
         let tolerance = max(5, options.model.standstillSigmas * sigma)
+        var limit = straight * 3 + options.model.maximumDetour
+        if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
+            limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
+        }
         var any = false
         let previousCount = to - from, columns = found.count, width = columns + previousCount
         func metres(_ row: Int, _ column: Int) -> Double? {

@@ -20,6 +20,9 @@ public struct MatchModel: Sendable {
     /// A transition whose route exceeds the great-circle distance by more than this (metres, plus twice the
     /// straight distance) is impossible.
     public var maximumDetour = 1_000.0
+    /// With timestamps, a transition longer than this speed (m/s, 200 km/h) over the time between the points, plus
+    /// twice the standstill tolerance, is impossible: at 1 s sampling noise cannot buy a loop around the block.
+    public var maximumSpeed = 55.0
     /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
     public var standstillSigmas = 2.0
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
