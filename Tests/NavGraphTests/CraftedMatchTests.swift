@@ -154,6 +154,38 @@ final class CraftedMatchTests: XCTestCase {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: many.body) as? [String: Any])?["code"] as? String, "TooManyCoordinates")
     }
 
+    func testCommandLineMatchesAFolderOfTracesAndPlansATrip() throws {
+        _ = try Self.loadedGraph()
+        let graphPath = Fixtures.workDirectory.appendingPathComponent("crafted-match.navgraph").path
+        let folder = Fixtures.workDirectory.appendingPathComponent("match-traces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let csv = "lat,lon,time\n" + stride(from: 7.002, through: 7.020, by: 0.002).enumerated()
+            .map { "45.00002,\($0.element),\(1_700_000_000 + 10 * $0.offset)" }.joined(separator: "\n")
+        try csv.write(to: folder.appendingPathComponent("a.csv"), atomically: true, encoding: .utf8)
+        let gpx = "<gpx><trk><trkseg>" + stride(from: 7.004, through: 7.012, by: 0.002)
+            .map { "<trkpt lat=\"44.99998\" lon=\"\($0)\"></trkpt>" }.joined() + "<trkpt lat=\"45.3\" lon=\"7.5\"/></trkseg></trk></gpx>"
+        try gpx.write(to: folder.appendingPathComponent("b.gpx"), atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out").path
+        let run = try Fixtures.run(["match", graphPath, folder.path, "-o", out])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stderr.contains("[2/2]"), run.stderr)
+        for (name, matched, unmatched) in [("a", 10, 0), ("b", 5, 1)] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: out).appendingPathComponent("\(name).matched.geojson"))
+            let features = try XCTUnwrap((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["features"] as? [[String: Any]])
+            let kinds = features.compactMap { ($0["properties"] as? [String: Any])?["kind"] as? String }
+            XCTAssertEqual(kinds.filter { $0 == "matched" }.count, 1, name)
+            XCTAssertEqual(kinds.filter { $0 == "snapped" }.count, matched, name)
+            XCTAssertEqual(kinds.filter { $0 == "unmatched" }.count, unmatched, name)
+        }
+        let trip = try Fixtures.run(["trip", graphPath, "45.0,7.002", "45.0,7.020", "45.0,7.008"])
+        XCTAssertEqual(trip.status, 0, trip.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(trip.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual((json?["waypoints"] as? [[String: Any]])?.compactMap { $0["waypoint_index"] as? Int }.sorted(), [0, 1, 2])
+        let bad = try Fixtures.run(["trip", graphPath, "45.0,7.002"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.stderr.contains("at least 2 stops"), bad.stderr)
+    }
+
     func testTidyDropsBunchedPoints() throws {
         let service = RoutingService(engine: RoutingEngine(graph: try Self.loadedGraph()))
         // Five fixes within 3 m of each other (a stop), then the drive on.
