@@ -19,6 +19,10 @@ enum ServeCommand {
             OptionSpec(name: "traffic", kind: .value, placeholder: "FILE", help: "traffic (.traffic or CSV) applied at start and reloaded on SIGHUP"),
             OptionSpec(name: "max-table-size", kind: .value, placeholder: "N", help: "largest sources x destinations of /table",
                        defaultValue: "\(ServiceLimits().maximumTableSize)", check: .integer(1...100_000, what: "a size")),
+            OptionSpec(name: "max-matching-size", kind: .value, placeholder: "N", help: "most trace points of one /match",
+                       defaultValue: "\(ServiceLimits().maximumMatchingSize)", check: .integer(2...10_000, what: "a size")),
+            OptionSpec(name: "max-trip-size", kind: .value, placeholder: "N", help: "most stops of one /trip",
+                       defaultValue: "\(ServiceLimits().maximumTripSize)", check: .integer(2...10_000, what: "a size")),
             OptionSpec(name: "max-alternatives", kind: .value, placeholder: "N", help: "most alternatives one /route may ask for",
                        defaultValue: "\(ServiceLimits().maximumAlternatives)", check: .integer(0...10, what: "a count")),
             OptionSpec(name: "timeout", kind: .value, placeholder: "SECONDS", help: "idle connection timeout, and each request's limit from its first byte to its response",
@@ -44,6 +48,8 @@ enum ServeCommand {
         settings.logRequests = !arguments.flags.contains("quiet")
         var limits = ServiceLimits()
         limits.maximumTableSize = try integer(arguments, "max-table-size", default: limits.maximumTableSize, range: 1...100_000)
+        limits.maximumMatchingSize = try integer(arguments, "max-matching-size", default: limits.maximumMatchingSize, range: 2...10_000)
+        limits.maximumTripSize = try integer(arguments, "max-trip-size", default: limits.maximumTripSize, range: 2...10_000)
         limits.maximumAlternatives = try integer(arguments, "max-alternatives", default: limits.maximumAlternatives, range: 0...10)
         limits.maximumRefreshableResponses = try integer(arguments, "refresh-cache", default: limits.maximumRefreshableResponses, range: 0...1_000_000)
         limits.refreshSeconds = TimeInterval(try integer(arguments, "refresh-ttl", default: Int(limits.refreshSeconds), range: 1...604_800))

@@ -10,6 +10,8 @@ let commands: [CommandSpec] = [
     TrafficCommand.spec,
     MatrixCommand.spec,
     IsochroneCommand.spec,
+    MatchCommand.spec,
+    TripCommand.spec,
     ServeCommand.spec,
 ]
 

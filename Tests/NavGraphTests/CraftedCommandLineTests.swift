@@ -5,7 +5,7 @@ import Testing
 /// The CLI's option tables: `--help` everywhere, usage that names exactly the options parsed, malformed values
 /// and lists refused naming the item. Runs the built executable; needs no graph (checked tier: name starts with Crafted).
 @Suite struct CraftedCommandLineTests {
-    static let commands = ["import", "info", "route", "traffic", "matrix", "isochrone", "serve"]
+    static let commands = ["import", "info", "route", "traffic", "matrix", "isochrone", "match", "trip", "serve"]
 
     /// `--name` options the usage text lists (left column of the options block).
     func listedOptions(_ usage: String) -> [String] {

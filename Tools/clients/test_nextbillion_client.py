@@ -101,3 +101,29 @@ def test_errors_are_status_errors_with_codes(server):
         client(server).directions.compute_route(origin=ORIGIN, destination=DESTINATION, mode="plane")
     assert bad_mode.value.status_code == 400
     assert bad_mode.value.body["parameter"] == "mode"
+
+
+def test_snap_to_roads_parses_and_equals_the_osrm_match(server):
+    # A trace along the OSRM route, points a few metres off the road, one every 4th shape point.
+    line = osrm(server, "/route/v1/driving/7.4246,43.7384;7.4197,43.7311?overview=full&geometries=geojson")["routes"][0]["geometry"]["coordinates"]
+    points = [(lat + 0.00002, lon - 0.00002) for lon, lat in line[::4]]
+    path = "|".join(f"{lat:.6f},{lon:.6f}" for lat, lon in points)
+    timestamps = "|".join(str(1_700_000_000 + 5 * index) for index in range(len(points)))
+    answer = client(server).snap_to_roads.snap(key=KEY, path=path, timestamps=timestamps, mode="car", geometry="geojson",
+                                               extra_query={"interpolate": "true"})
+    assert answer.status == "Ok"
+    reference = osrm(server, "/match/v1/driving/" + ";".join(f"{lon:.6f},{lat:.6f}" for lat, lon in points)
+                     + "?timestamps=" + timestamps.replace("|", ";") + "&overview=full&geometries=polyline6")
+    assert answer.distance == round(sum(matching["distance"] for matching in reference["matchings"]))
+    assert answer.geometry == [matching["geometry"] for matching in reference["matchings"]]
+    matched = [(index, point) for index, point in enumerate(reference["tracepoints"]) if point is not None]
+    assert [point.original_index for point in answer.snapped_points] == [index for index, _ in matched]
+    for snapped, (_, tracepoint) in zip(answer.snapped_points, matched):
+        assert (snapped.location.longitude, snapped.location.latitude) == tuple(tracepoint["location"])
+        assert snapped.name == tracepoint["name"]
+        assert 0 <= snapped.bearing < 6.3
+    assert answer.geojson.geometry.type == "LineString"
+    with pytest.raises(nextbillionai.APIStatusError) as too_few:
+        client(server).snap_to_roads.snap(key=KEY, path=points[0] and f"{points[0][0]},{points[0][1]}")
+    assert too_few.value.status_code == 400
+    assert too_few.value.body["status"] == "InvalidOptions"

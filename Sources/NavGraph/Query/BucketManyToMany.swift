@@ -15,6 +15,12 @@ public final class BucketManyToMany {
     public var chunkSize = 2048
     /// Which algorithm computes the table.
     public var strategy = MatrixStrategy.automatic
+    /// Search state and bucket memory, made on the first bucket table and reused by every later one (map matching
+    /// computes one small table per trace step).
+    /// Threads a table uses (one per core; map matching's tables of a few cells use one).
+    public var threads = Parallel.workerCount
+    private lazy var workers = (0..<max(1, threads)).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
+    private lazy var buckets = BucketStore(nodeCount: router.graph.routingNodeCount, width: attributes?.width ?? 0)
 
     /// How a table is computed: CCH buckets, or one restricted elimination-tree sweep per source (RPHAST, costs
     /// only: it is used when no path attributes are carried), or whichever the sizes favour.
@@ -49,8 +55,7 @@ public final class BucketManyToMany {
             sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: 0)
             return matrix
         }
-        let workers = (0..<Parallel.workerCount).map { _ in BucketWorker(graph: graph, attributes: attributes) }
-        let buckets = BucketStore(nodeCount: graph.routingNodeCount, width: width)
+        let workers = self.workers, buckets = self.buckets
         let forward = metric.hierarchy.forward, backward = metric.hierarchy.backward
         let chunk = max(1, chunkSize)
         // With attributes: the bucket entry each cell met its target's search at, per row of the current chunk.
@@ -129,7 +134,7 @@ public final class BucketManyToMany {
     private func matrixPoints(_ snaps: [Snap?], planner: RoutePlanner) -> [MatrixPoint?] {
         var points = [MatrixPoint?](repeating: nil, count: snaps.count)
         points.withUnsafeMutableBufferPointer { buffer in
-            let out = SharedBuffer(buffer), workers = min(Parallel.workerCount, max(1, snaps.count))
+            let out = SharedBuffer(buffer), workers = min(max(1, threads), max(1, snaps.count))
             Parallel.run(workers) { worker in
                 for index in stride(from: worker, to: snaps.count, by: workers) {
                     out.pointer[index] = snaps[index].map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) }
@@ -143,7 +148,7 @@ public final class BucketManyToMany {
     private static func samePoints(_ sources: [Snap?], _ destinations: [Snap?]) -> Bool {
         sources.count == destinations.count && zip(sources, destinations).allSatisfy { a, b in
             guard let a, let b else { return a == nil && b == nil }
-            return a.edge == b.edge && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
+            return a.edge == b.edge && a.directions == b.directions && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
         }
     }
 

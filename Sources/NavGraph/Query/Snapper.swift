@@ -10,7 +10,8 @@ public struct Snap: Sendable {
     public var point: Coordinate
     /// Metres from the input coordinate to the snapped point.
     public var distance: Double
-    /// The directions of the edge a route may take here (set by the request's bearing and approach).
+    /// The directions of the edge a route may take here (set by the request's bearing and approach; a
+    /// map-matching candidate holds one).
     public var directions: SnapDirections = .both
 }
 
@@ -192,7 +193,7 @@ public final class Snapper: @unchecked Sendable {
     }
 
     /// Turns the segment fraction stored in `offset` into metres from the edge start.
-    private func offsetAlongEdge(_ snap: Snap) -> Double {
+    func offsetAlongEdge(_ snap: Snap) -> Double {
         let first = Int(graph.edgeShapeFirst[snap.edge])
         var metres = 0.0
         for point in first..<snap.segment {

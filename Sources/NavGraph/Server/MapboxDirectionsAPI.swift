@@ -37,30 +37,7 @@ enum MapboxDirectionsAPI {
 
     /// Reads the path, the query and (for POST) the form body into the shared request model.
     static func parse(_ request: HTTPRequest, limits: ServiceLimits) throws -> Request {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        // "", "directions", "v5", owner, profile[, coordinates]
-        var pairs = request.query
-        var coordinateText: String
-        switch request.method {
-        case "GET", "HEAD":
-            guard parts.count == 6, !parts[3].isEmpty, !parts[5].isEmpty else {
-                throw OSRMError(.invalidUrl, "URL '\(request.path)' is not /directions/v5/{owner}/{profile}/{coordinates}")
-            }
-            coordinateText = parts[5]
-            if coordinateText.hasSuffix(".json") { coordinateText.removeLast(5) }
-        case "POST":
-            guard parts.count == 5 || (parts.count == 6 && parts[5].isEmpty), !parts[3].isEmpty else {
-                throw OSRMError(.invalidUrl, "URL '\(request.path)' is not /directions/v5/{owner}/{profile} (POST with a form body)")
-            }
-            if request.bodyTooBig { throw OSRMError(.tooBig, "the request body exceeds this server's limit", parameter: "body") }
-            pairs += HTTPRequest.formPairs(request.body)
-            guard let index = pairs.firstIndex(where: { $0.name == "coordinates" }) else {
-                throw OSRMError(.invalidQuery, "a POST to /directions/v5 needs coordinates=lon,lat;lon,lat in its form body", parameter: "coordinates")
-            }
-            coordinateText = pairs.remove(at: index).value
-        default:
-            throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET or POST)")
-        }
+        let (parts, pairs, coordinateText) = try split(request, service: "directions")
         let profileName = parts[4]
         guard let (profile, traffic) = profiles[profileName] else {
             throw OSRMError(.invalidValue, "profile '\(parts[3])/\(profileName)' is not served (use \(profiles.keys.sorted().joined(separator: ", ")))",
@@ -123,6 +100,36 @@ enum MapboxDirectionsAPI {
             result.waypointNames = names
         }
         return result
+    }
+
+    /// A v5 path's parts (`""`, service, `v5`, owner, profile[, coordinates]), the query and form pairs, and the
+    /// coordinates (from the path for GET, from the form body's `coordinates=` for POST).
+    static func split(_ request: HTTPRequest, service: String) throws -> (parts: [String], pairs: [(name: String, value: String)], coordinates: String) {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "", service, "v5", owner, profile[, coordinates]
+        var pairs = request.query
+        var coordinateText: String
+        switch request.method {
+        case "GET", "HEAD":
+            guard parts.count == 6, !parts[3].isEmpty, !parts[5].isEmpty else {
+                throw OSRMError(.invalidUrl, "URL '\(request.path)' is not /\(service)/v5/{owner}/{profile}/{coordinates}")
+            }
+            coordinateText = parts[5]
+            if coordinateText.hasSuffix(".json") { coordinateText.removeLast(5) }
+        case "POST":
+            guard parts.count == 5 || (parts.count == 6 && parts[5].isEmpty), !parts[3].isEmpty else {
+                throw OSRMError(.invalidUrl, "URL '\(request.path)' is not /\(service)/v5/{owner}/{profile} (POST with a form body)")
+            }
+            if request.bodyTooBig { throw OSRMError(.tooBig, "the request body exceeds this server's limit", parameter: "body") }
+            pairs += HTTPRequest.formPairs(request.body)
+            guard let index = pairs.firstIndex(where: { $0.name == "coordinates" }) else {
+                throw OSRMError(.invalidQuery, "a POST to /\(service)/v5 needs coordinates=lon,lat;lon,lat in its form body", parameter: "coordinates")
+            }
+            coordinateText = pairs.remove(at: index).value
+        default:
+            throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET or POST)")
+        }
+        return (parts, pairs, coordinateText)
     }
 
     /// `max_height`, `max_width` (metres) and `max_weight` (tonnes) as the vehicle's dimensions, for the motor profiles.
@@ -212,6 +219,7 @@ enum MapboxDirectionsAPI {
         switch error.code {
         case .noRoute: (status, code) = (200, "NoRoute")
         case .noSegment: (status, code) = (200, "NoSegment")
+        case .noMatch: (status, code) = (200, "NoMatch")
         case .noToken, .invalidToken: (status, code) = (401, error.code.rawValue)
         case .tooBig where error.parameter == "coordinates": (status, code) = (422, "TooManyCoordinates")
         case .tooBig where error.parameter == "body": (status, code) = (413, "RequestTooLarge")

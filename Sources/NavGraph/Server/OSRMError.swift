@@ -11,6 +11,9 @@ public struct OSRMError: Error, Sendable {
         case noToken = "NoToken", invalidToken = "InvalidToken"
         /// A refresh names a route this server no longer (or never) issued.
         case routeNotFound = "RouteNotFound"
+        /// `/match`: no stretch of the trace matches a road; `/trip`: the stops cannot all reach each other; an
+        /// option combination osrm-routed does not implement either.
+        case noMatch = "NoMatch", noTrips = "NoTrips", notImplemented = "NotImplemented"
     }
 
     public var code: Code

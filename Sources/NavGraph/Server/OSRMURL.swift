@@ -10,7 +10,7 @@ struct OSRMURL {
     var coordinates: [Coordinate]
 
     /// Services this server answers in the OSRM path form.
-    static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style"]
+    static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style", "match", "trip"]
     /// Profile names the path may give, and what they mean.
     static let profiles: [String: ProfileID] = [
         "driving": .car, "car": .car, "truck": .truck, "motorcycle": .motorcycle,

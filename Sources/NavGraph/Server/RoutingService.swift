@@ -27,7 +27,8 @@ public final class RoutingService: Sendable {
 
     /// Endpoints counted in the metrics; other paths count as `other`.
     static let endpoints: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style", "traffic", "health", "metrics",
-                                         "directions", "directions-refresh", "navigation", "distancematrix"]
+                                         "directions", "directions-refresh", "navigation", "distancematrix",
+                                         "match", "trip", "matching", "snapToRoads"]
     /// Paths that need no access token: liveness, and the map page's static files (the page passes its own token on).
     static func isOpen(_ path: String) -> Bool {
         path == "/health" || path == "/" || path == "/index.html" || path.hasPrefix("/web/") || path.hasPrefix("/assets/") || path.hasPrefix("/fonts/")
@@ -56,9 +57,9 @@ public final class RoutingService: Sendable {
 
     private func respond(_ incoming: HTTPRequest, start: DispatchTime) -> HTTPResponse {
         let failure: (OSRMError) -> HTTPResponse
-        if MapboxDirectionsAPI.matches(incoming.path) || RouteRefreshAPI.matches(incoming.path) {
+        if MapboxDirectionsAPI.matches(incoming.path) || RouteRefreshAPI.matches(incoming.path) || MapboxMatchingAPI.matches(incoming.path) {
             failure = MapboxDirectionsAPI.failure
-        } else if NextBillionAPI.matches(incoming.path) {
+        } else if NextBillionAPI.matches(incoming.path) || NextBillionSnapAPI.matches(incoming.path) {
             failure = NextBillionAPI.failure
         } else {
             failure = { error in error.response }
@@ -77,6 +78,8 @@ public final class RoutingService: Sendable {
             }
             if RouteRefreshAPI.matches(request.path) { return try RouteRefreshAPI.answer(request, service: self) }
             if NextBillionAPI.matches(request.path) { return try NextBillionAPI.answer(request, service: self) }
+            if MapboxMatchingAPI.matches(request.path) { return try MapboxMatchingAPI.answer(request, service: self) }
+            if NextBillionSnapAPI.matches(request.path) { return try NextBillionSnapAPI.answer(request, service: self) }
             switch (request.method, request.path) {
             case ("GET", "/health"), ("HEAD", "/health"): return health()
             case ("GET", "/metrics"):
@@ -90,7 +93,8 @@ public final class RoutingService: Sendable {
                 throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET)")
             }
             let serviceName = request.path.split(separator: "/").first.map(String.init) ?? ""
-            let maximum = serviceName == "table" ? limits.maximumTableSize : limits.maximumCoordinates
+            let maximum = ["table": limits.maximumTableSize, "match": limits.maximumMatchingSize, "trip": limits.maximumTripSize][serviceName]
+                ?? limits.maximumCoordinates
             let url = try OSRMURL(path: request.path, maximumCoordinates: maximum)
             return try pools.pool(for: url.profileID).with { router in try answer(url, request, router: router, start: start) }
         } catch let error as OSRMError {
@@ -118,6 +122,12 @@ public final class RoutingService: Sendable {
         case "nearest":
             let query = try QueryOptions(request.query, allowed: NearestEndpoint.options, service: "nearest")
             return .json(try NearestEndpoint.answer(url, query, router: router, limits: limits))
+        case "match":
+            let query = try QueryOptions(request.query, allowed: MatchEndpoint.options, service: "match")
+            return .json(try matching(MatchEndpoint.request(url, query, limits: limits), router: router).osrmJSON)
+        case "trip":
+            let query = try QueryOptions(request.query, allowed: TripEndpoint.options, service: "trip")
+            return .json(try trip(TripEndpoint.request(url, query, limits: limits), router: router))
         case "route":
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options, service: "route")
             let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives,

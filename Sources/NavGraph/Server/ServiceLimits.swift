@@ -8,6 +8,9 @@ public struct ServiceLimits: Sendable {
     public var maximumTableSize = 1000
     /// Alternatives one /route request may ask for (`--max-alternatives`).
     public var maximumAlternatives = 3
+    /// Coordinates in one /match request (`--max-matching-size`) and one /trip request (`--max-trip-size`).
+    public var maximumMatchingSize = 100
+    public var maximumTripSize = 100
     /// `number` of one /nearest request.
     public var maximumNearest = 100
     /// Bytes of a request body (POST /traffic).
