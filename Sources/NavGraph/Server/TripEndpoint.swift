@@ -85,6 +85,11 @@ extension RoutingService {
         url.coordinates = stops.map { coordinates[$0] }
         var parameters = request.parameters
         parameters.general.radii = request.parameters.general.radii.map { radii in stops.map { radii[$0] } }
+        parameters.general.bearings = request.parameters.general.bearings.map { bearings in stops.map { bearings[$0] } }
+        parameters.general.approaches = request.parameters.general.approaches.map { approaches in stops.map { approaches[$0] } }
+        // The order comes from a matrix whose cells each start and end freely, and a stop is a stop: the legs may
+        // turn back at it, as the matrix assumed.
+        parameters.general.continueStraight = false
         parameters.waypoints = nil
         parameters.general.skipWaypoints = false
         let route = try directions(DirectionsRequest(url: url, parameters: parameters, usesTraffic: request.usesTraffic), router: router)
