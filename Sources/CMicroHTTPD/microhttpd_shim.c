@@ -36,7 +36,7 @@ struct ngh_daemon {
     tracked_connection *connections;
     pthread_t reaper;
     int reaper_running;
-    volatile int stopping;
+    int stopping;  // read and written with __atomic builtins (the reaper thread polls it)
 };
 
 static double now_seconds(void) {
@@ -90,7 +90,7 @@ static void notify_connection(void *cls, struct MHD_Connection *connection, void
 /// stream and closes the connection in its own thread.
 static void *reap(void *argument) {
     ngh_daemon *daemon = argument;
-    while (!daemon->stopping) {
+    while (!__atomic_load_n(&daemon->stopping, __ATOMIC_ACQUIRE)) {
         usleep(200000);
         double now = now_seconds();
         pthread_mutex_lock(&daemon->lock);
@@ -284,7 +284,7 @@ unsigned ngh_active(ngh_daemon *daemon) {
 }
 
 void ngh_stop(ngh_daemon *daemon) {
-    daemon->stopping = 1;
+    __atomic_store_n(&daemon->stopping, 1, __ATOMIC_RELEASE);
     if (daemon->reaper_running) pthread_join(daemon->reaper, NULL);
     MHD_stop_daemon(daemon->mhd);
     pthread_mutex_destroy(&daemon->lock);
