@@ -1,16 +1,38 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, each depending only on the ones above it:
+//   NavGraphCore    the graph file reader, queries, many-to-many, guidance, output and the in-process directions API
+//                   (Foundation and three small C helpers with no outside library: builds for an app on a device)
+//   NavGraphImport  extract (libosmium), order (METIS), contract, write: `navgraph import`
+//   NavGraphServer  HTTP (libmicrohttpd) and the API dialects beyond OSRM's (Mapbox, NextBillion), tokens, map page
+//   navgraph        the command line; NavGraphC, the C ABI the Python package loads (core only)
 let package = Package(
     name: "navgraph",
     products: [
         .executable(name: "navgraph", targets: ["navgraph"]),
         .executable(name: "navgraph-bench", targets: ["navgraph-bench"]),
-        .executable(name: "navgraph-altcheck", targets: ["navgraph-altcheck"]),
-        .library(name: "NavGraph", targets: ["NavGraph"]),
+        .library(name: "NavGraphCore", targets: ["NavGraphCore"]),
+        .library(name: "NavGraphImport", targets: ["NavGraphImport"]),
+        .library(name: "NavGraphServer", targets: ["NavGraphServer"]),
         .library(name: "NavGraphC", type: .dynamic, targets: ["NavGraphC"]),
     ],
     targets: [
+        // --- Core: no outside library.
+        // Cache prefetch hints and relaxed 32-bit atomics.
+        .target(name: "CMemoryAccess", path: "Sources/CMemoryAccess"),
+        // Early writeback and O_DIRECT reopening of output files (sync_file_range, /proc/self/fd).
+        .target(name: "CFileWriteback", path: "Sources/CFileWriteback"),
+        // The graph file's CRC-32: portable slice-by-8, or ISA-L's folding through dlopen where libisal is installed.
+        .target(name: "CCRC32", path: "Sources/CCRC32", linkerSettings: [.linkedLibrary("dl")]),
+        .target(
+            name: "NavGraphCore",
+            dependencies: ["CMemoryAccess", "CFileWriteback", "CCRC32"],
+            path: "Sources/NavGraphCore",
+            // Instruction phrasebooks (one JSON per language, found by PhrasebookLocation).
+            resources: [.copy("Resources/phrasebook")]
+        ),
+        // --- Import: libosmium, METIS.
         // Plain extern "C" shim over libosmium (C++17); every C++ exception becomes an error string.
         .target(
             name: "COsmiumShim",
@@ -23,31 +45,37 @@ let package = Package(
         ),
         // METIS nested-dissection orders, from Debian's libmetis-dev.
         .systemLibrary(name: "CMetis", path: "Sources/CMetis"),
-        // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
-        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
-        // Per-thread rand()/srand() so that METIS runs on two threads at once stay deterministic; malloc_trim for Swift.
-        .target(name: "CThreadRandom", path: "Sources/CThreadRandom"),
-        // The graph file's CRC-32 through Debian's ISA-L (libisal-dev; carry-less multiply, same values as zlib's).
-        .target(name: "CChecksum", path: "Sources/CChecksum", linkerSettings: [.linkedLibrary("isal"), .linkedLibrary("z")]),
+        // Per-thread rand()/srand(), so that METIS runs on two threads at once stay deterministic.
+        .target(name: "CMetisRandom", path: "Sources/CMetisRandom"),
+        // malloc_trim and the mmap threshold, which Swift's Glibc module does not expose.
+        .target(name: "CHeapTrim", path: "Sources/CHeapTrim"),
         .target(
-            name: "NavGraph",
-            dependencies: ["COsmiumShim", "CMetis", "CThreadRandom", "CChecksum"],
-            path: "Sources/NavGraph",
-            // Instruction phrasebooks (one JSON per language, found by PhrasebookLocation) and the map page.
-            resources: [.copy("Resources/phrasebook"), .copy("Server/Web")],
+            name: "NavGraphImport",
+            dependencies: ["NavGraphCore", "COsmiumShim", "CMetis", "CMetisRandom", "CHeapTrim", "CMemoryAccess", "CFileWriteback", "CCRC32"],
+            path: "Sources/NavGraphImport",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
-        // The HTTP server: libmicrohttpd's thread pool in front of NavGraph's RoutingService.
-        .target(name: "NavGraphServer", dependencies: ["NavGraph", "CMicroHTTPD"], path: "Sources/NavGraphServer"),
-        .executableTarget(name: "navgraph", dependencies: ["NavGraph", "NavGraphServer"], path: "Sources/navgraph"),
-        // In-process measurements for Benchmarks/ (latency percentiles, customization times).
-        .executableTarget(name: "navgraph-bench", dependencies: ["NavGraph"], path: "Sources/navgraph-bench"),
-        // Judges other engines' alternatives (OSRM, Valhalla) by navgraph's admissibility criteria; see Benchmarks/ALTERNATIVES-PEERS.md.
-        .target(name: "AltCheck", dependencies: ["NavGraph"], path: "Sources/AltCheck"),
-        .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraph"], path: "Sources/navgraph-altcheck"),
+        // --- Server: libmicrohttpd.
+        // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
+        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .target(
+            name: "NavGraphServer",
+            dependencies: ["NavGraphCore", "CMicroHTTPD"],
+            path: "Sources/NavGraphServer",
+            // The map page's HTML, JS and CSS.
+            resources: [.copy("Web")]
+        ),
+        // --- Programs.
+        .executableTarget(name: "navgraph", dependencies: ["NavGraphCore", "NavGraphImport", "NavGraphServer"], path: "Sources/navgraph"),
         // The C ABI (@_cdecl) that the Python package in python/ loads in process.
-        .target(name: "NavGraphC", dependencies: ["NavGraph"], path: "Sources/NavGraphC"),
-        .testTarget(name: "NavGraphTests", dependencies: ["NavGraph", "AltCheck", "NavGraphServer"], path: "Tests/NavGraphTests"),
+        .target(name: "NavGraphC", dependencies: ["NavGraphCore"], path: "Sources/NavGraphC"),
+        // In-process measurements for Benchmarks/ (latency percentiles, customization times).
+        .executableTarget(name: "navgraph-bench", dependencies: ["NavGraphCore", "NavGraphImport"], path: "Sources/navgraph-bench"),
+        // Evaluation, not shipped: judges other engines' alternatives by navgraph's admissibility criteria
+        // (Benchmarks/ALTERNATIVES-PEERS.md).
+        .target(name: "AltCheck", dependencies: ["NavGraphCore"], path: "Benchmarks/altcheck/AltCheck"),
+        .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraphCore"], path: "Benchmarks/altcheck/navgraph-altcheck"),
+        .testTarget(name: "NavGraphTests", dependencies: ["NavGraphCore", "NavGraphImport", "NavGraphServer", "AltCheck"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -18,9 +18,9 @@ class BuildWithEngine(build_py):
         target = os.path.join(self.build_lib, "navgraph", "_lib")
         os.makedirs(target, exist_ok=True)
         shutil.copy2(library, target)
-        phrasebook = os.path.join(release, "navgraph_NavGraph.resources", "phrasebook")
+        phrasebook = os.path.join(release, "navgraph_NavGraphCore.resources", "phrasebook")
         if os.path.isdir(phrasebook):
-            shutil.copytree(phrasebook, os.path.join(target, "navgraph_NavGraph.resources", "phrasebook"), dirs_exist_ok=True)
+            shutil.copytree(phrasebook, os.path.join(target, "navgraph_NavGraphCore.resources", "phrasebook"), dirs_exist_ok=True)
 
 
 setup(cmdclass={"build_py": BuildWithEngine})

@@ -1,15 +1,15 @@
 import Foundation
-import NavGraph
+import NavGraphCore
 
 // The C ABI of the Python package (python/navgraph/_ffi.py declares the same functions). Every query goes
-// through RoutingService, the server's request handling, with an OSRM-style target string, so answers equal
+// through OSRMService, the core's OSRM v5 request handling (the server's OSRM endpoints), with an OSRM-style target string, so answers equal
 // `navgraph serve`'s. Failing calls return NULL (or -1) and leave a code and a message for ng_last_error_*.
 // Strings returned to the caller are malloc'd and freed with ng_free.
 
 /// One opened graph file and the routing service answering on it; shared by all calling threads.
 final class GraphHandle: Sendable {
-    let service: RoutingService
-    init(service: RoutingService) { self.service = service }
+    let service: OSRMService
+    init(service: OSRMService) { self.service = service }
 }
 
 /// The calling thread's last error (code, message), kept per thread so concurrent callers do not mix them.
@@ -67,7 +67,7 @@ public func ng_open(_ path: UnsafePointer<CChar>?, _ verify: Int32) -> UnsafeMut
     guard let path else { setError("InvalidValue", "the graph path is NULL"); return nil }
     do {
         let graph = try RoutingGraph(path: String(cString: path), verifyChecksums: verify != 0)
-        let service = RoutingService(engine: RoutingEngine(graph: graph))
+        let service = OSRMService(engine: RoutingEngine(graph: graph))
         return Unmanaged.passRetained(GraphHandle(service: service)).toOpaque()
     } catch {
         record(error)

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import NavGraph
+import NavGraphCore
 
 /// An HTTP server on libmicrohttpd's thread pool (epoll per thread) that hands each complete request to a
 /// `RoutingService` and logs one line per request on stderr.
@@ -11,7 +11,7 @@ public final class HTTPServer: @unchecked Sendable {
     public let service: RoutingService
     /// The port actually bound (useful with port 0).
     public let port: Int
-    let logRequests: Bool
+    package let logRequests: Bool
     private var daemon: OpaquePointer?
 
     /// Connection settings; the defaults bound header size, idle time and open connections.
@@ -66,9 +66,9 @@ public final class HTTPServer: @unchecked Sendable {
 
 /// What the C callback needs: the service and whether to log.
 private final class CallbackBox {
-    let service: RoutingService
-    let log: Bool
-    init(service: RoutingService, log: Bool) { self.service = service; self.log = log }
+    package let service: RoutingService
+    package let log: Bool
+    package init(service: RoutingService, log: Bool) { self.service = service; self.log = log }
 }
 
 /// Content types as C strings that live as long as the process (libmicrohttpd copies them into each response).

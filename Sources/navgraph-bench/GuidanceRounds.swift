@@ -1,5 +1,6 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
 
 /// What guidance costs, measured fairly: in each round every pair is routed plain and plain + steps back to back in
 /// one process (after one warm-up round of each, so the step builder's junction caches are filled as in a

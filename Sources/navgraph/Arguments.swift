@@ -1,4 +1,6 @@
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Command-line arguments parsed against a command's option table: positionals, valued options and flags.
 struct Arguments {

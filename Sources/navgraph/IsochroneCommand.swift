@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph isochrone`: GeoJSON polygons of the area reachable from (or, with --reverse, reaching) a point.
 enum IsochroneCommand {

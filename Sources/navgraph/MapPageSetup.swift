@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// The map page options of `navgraph serve` (`--assets DIR`, `--glyphs URL`, `--theme FILE`) and where the
 /// assets are found by default: `.build/web` of the checkout the binary was built in (Tools/setup.sh fills it).

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph match`: map-matches a GPS trace (GPX, CSV or GeoJSON), or every trace in a folder on all cores, and
 /// writes the matched line, the snapped points and the unmatched points as GeoJSON.

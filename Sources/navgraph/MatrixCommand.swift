@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph matrix`: travel times (and distances) between every source and every destination, in the shape
 /// of OSRM's table response (JSON) or long-form CSV.

@@ -1,4 +1,6 @@
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// One command-line option, declared once: parsing, validation and the `--help` text all come from it.
 struct OptionSpec: Sendable {

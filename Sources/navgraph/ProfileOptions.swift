@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `--profile` and the truck's `--vehicle-*` options, shared by route, matrix and isochrone.
 enum ProfileOptions {

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph route`: routes through waypoints, or a batch of pairs from a CSV file.
 enum RouteCommand {

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 import NavGraphServer
 
 /// `navgraph serve`: the OSRM-compatible HTTP server with live traffic; SIGTERM/SIGINT drain and exit, SIGHUP

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph traffic`: maps a traffic CSV onto a graph, writes a `.traffic` file and times re-customization.
 enum TrafficCommand {

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// `navgraph trip`: the shortest round trip (or path from the first to the last stop) through the stops, answered by
 /// the server's `/trip/v1` pipeline in process; prints its OSRM JSON.

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Every command, in the order `navgraph --help` lists them. A new command: a `static let spec = CommandSpec(...)`
 /// at the top of its file, and one line here.

@@ -1,6 +1,8 @@
 import AltCheck
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The peer-alternatives checker behind `navgraph-altcheck`: geometry matching and the admissibility judge, on monaco.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 private let origin = Coordinate(lat: 45.001, lon: 7.0)
 

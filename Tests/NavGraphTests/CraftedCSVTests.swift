@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Input files as users have them, through the one shared reader: LF/CRLF, BOM, header rows, blank lines,

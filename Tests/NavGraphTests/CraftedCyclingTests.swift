@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The cycling, walking and e-scooter profiles after OSRM v26 bicycle.lua / foot.lua: their way rules on tags, their

@@ -1,5 +1,7 @@
 import Foundation
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Large appends to an output file go around the page cache (O_DIRECT, DirectAppender) in whole blocks, with the

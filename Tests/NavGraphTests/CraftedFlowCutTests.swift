@@ -1,4 +1,6 @@
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The inertial flow's maximum flow (Boykov–Kolmogorov, `InertialFlowCut.minimumCut`) against a plain augmenting-path

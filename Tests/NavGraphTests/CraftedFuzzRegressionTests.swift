@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Every crash input the fuzzers found (Tools/fuzz/regressions/TARGET) replayed through the same calls.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Arrivals: the side of the road a waypoint lies on, and intermediate waypoints worded as stops. Coordinates are
 /// metres east (x) and north (y) of 45.0 N, 7.0 E (see `GuidanceJunctionTests.Sketch`).

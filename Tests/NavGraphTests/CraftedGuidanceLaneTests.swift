@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Preferred lanes: when the next maneuver follows closely, only the lanes towards it stay active. Coordinates
 /// are metres east (x) and north (y) of 45.0 N, 7.0 E (see `GuidanceJunctionTests.Sketch`).

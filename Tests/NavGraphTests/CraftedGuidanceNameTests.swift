@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import NavGraphServer
 
 /// Localized street names (`name:XX`): a crafted T whose east branch has German and English names of its own.

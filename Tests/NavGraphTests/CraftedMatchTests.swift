@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Map matching and trips on small hand-made maps: noise, gaps, the transition term on parallel roads, trip orders
 /// against brute force, and every error code of /match and /trip.

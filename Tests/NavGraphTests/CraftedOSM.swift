@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Writes small hand-made OSM XML files for tests that need an exact network.
 struct CraftedOSM {

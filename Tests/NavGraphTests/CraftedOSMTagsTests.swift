@@ -1,5 +1,7 @@
 import Testing
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// OSMTags, the in-place tag view the profiles read: the same answers a dictionary of the tags gives.
 @Suite("Crafted OSM tags")

@@ -1,5 +1,7 @@
 import Dispatch
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The junction-graph dissection order (inertial flow cuts, JunctionDissectionOrder) on crafted road grids: where it

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Vehicle profiles on crafted junctions: access, dimensions, oneways and restrictions per profile, one import each.

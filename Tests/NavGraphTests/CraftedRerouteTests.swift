@@ -1,5 +1,7 @@
 import Foundation
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Rerouting inputs: `bearings`, `approaches` and `continue_straight` on maps drawn with `MapDrawing` (10 m a

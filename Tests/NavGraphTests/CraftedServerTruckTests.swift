@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Truck dimensions in server requests (`vehicle_height`, `vehicle_weight`, ... and `hazmat`) on the crafted

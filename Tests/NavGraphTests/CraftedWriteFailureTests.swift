@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Writes that fail part-way, as on a full disk: the CLI runs with a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored),

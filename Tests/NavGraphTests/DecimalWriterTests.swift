@@ -1,5 +1,7 @@
 import Foundation
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The matrix output's number writer against Foundation's formatting ("%.Nf", trailing zeros and point dropped).

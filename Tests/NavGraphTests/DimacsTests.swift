@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// DIMACS challenge graphs: imported distances equal a node-based Dijkstra written here from the raw file.

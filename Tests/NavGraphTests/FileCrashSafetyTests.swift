@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Interrupted and failing writes: an import killed with SIGKILL at random moments never leaves a partial file or a

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Guidance on random routes of every shared extract: steps frame the leg and add up to it exactly.
 @Suite struct GuidanceExtractTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Crafted junctions, one guidance behaviour each. Maps are drawn north up; each character cell is about 50 m
 /// unless the map says otherwise. Nodes are placed in metres east (x) and north (y) of 45.0 N, 7.0 E.

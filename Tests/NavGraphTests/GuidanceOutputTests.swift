@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Steps in the Directions JSON: the fields Mapbox's client requires, narrator fields only with a narrator.
 @Suite struct GuidanceOutputTests {

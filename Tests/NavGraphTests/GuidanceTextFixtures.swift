@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Hand-made guidance steps for the text tests (the step builder is not involved).
 enum GuidanceTextFixtures {
@@ -34,7 +36,7 @@ enum GuidanceTextFixtures {
 
     /// The phrasebook files in the source tree.
     static var phrasebookFiles: [URL] {
-        let dir = Fixtures.packageRoot.appendingPathComponent("Sources/NavGraph/Resources/phrasebook")
+        let dir = Fixtures.packageRoot.appendingPathComponent("Sources/NavGraphCore/Resources/phrasebook")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().map { dir.appendingPathComponent($0) }
     }

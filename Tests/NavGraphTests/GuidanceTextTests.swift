@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Instruction text of every maneuver in every language, ordinals, locale fallback, and the phrasebook files.
 @Suite struct GuidanceTextTests {

@@ -3,7 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Voice announcement timing, units, SSML, and Mapbox-shaped banners (lanes, shields, exits, roundabout degrees).
 @Suite struct GuidanceVoiceBannerTests {

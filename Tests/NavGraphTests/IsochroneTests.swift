@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Isochrones: snapped road points routed well under a contour lie inside it, those well over lie outside.

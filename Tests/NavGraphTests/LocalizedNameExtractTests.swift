@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Localized street names on a real extract: Malta's streets carry Maltese `name`s and many English `name:en`s.

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The map page's endpoints without a browser: road tiles, page files, the style built from the theme, `/info`

@@ -1,5 +1,7 @@
 import Foundation
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Map matching and trips on the real extracts: noisy traces sampled from real routes match back onto them, the trip

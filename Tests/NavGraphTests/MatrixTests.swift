@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Many-to-many matrices: every cell against the pairwise leg, the routed leg's distance and duration, and Dijkstra.

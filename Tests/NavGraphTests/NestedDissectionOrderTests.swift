@@ -1,5 +1,7 @@
 import Dispatch
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The split-and-parallel nested dissection: deterministic across threads, a permutation, and as good as one METIS call.

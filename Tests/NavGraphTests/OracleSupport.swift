@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Routes consecutive pairs of `points` with the hierarchy and with Dijkstra on one metric and expects equal costs and

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Synthetic routes near Berlin for the output tests, plus helpers to read the JSON back.
 enum OutputFixtures {

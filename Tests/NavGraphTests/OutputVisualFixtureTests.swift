@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// Writes the output fixture (primary with traffic, a toll and a ferry, one alternative, a vehicle position) as
 /// style.json, route.geojson and directions.json, and checks what was written: the files read back as the three

@@ -1,5 +1,7 @@
 import Foundation
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The import on several threads: road sets side by side, worker threads, and the phase CPU accounting.

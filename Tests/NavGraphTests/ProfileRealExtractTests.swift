@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// Every profile's customization of its road set's hierarchy agrees exactly with Dijkstra on real extracts,

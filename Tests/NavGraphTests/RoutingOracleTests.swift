@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The hierarchy must agree exactly with plain Dijkstra on real extracts.

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// The Mapbox Directions v5 and NextBillion dialects, route refresh and access tokens, on the monaco extract:

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import NavGraphServer
 import Testing
 
@@ -14,7 +16,7 @@ import Testing
         #expect(status == 200)
         let router = Router(graph: graph)
         var options = RouteOptions()
-        options.radius = RoutingService.defaultRadius
+        options.radius = OSRMService.defaultRadius
         let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
         let snap = try router.snap(centre, index: 0, options: options, metric: metric)
         var isochroneOptions = Isochrone.Options()

@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import NavGraphServer
 import Testing
 #if canImport(Glibc)
@@ -16,7 +18,7 @@ import Glibc
 
     static func serverOptions() -> RouteOptions {
         var options = RouteOptions()
-        options.radius = RoutingService.defaultRadius
+        options.radius = OSRMService.defaultRadius
         return options
     }
 

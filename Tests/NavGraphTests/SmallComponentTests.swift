@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 import Testing
 
 /// OSRM's small-component rule: a route whose waypoints all lie nearest to one small component is routed inside it.

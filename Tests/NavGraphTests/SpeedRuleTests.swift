@@ -1,5 +1,7 @@
 import Testing
-import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// The car profile's speed rules (README "Time model"), pinned to OSRM car.lua's values.
 @Suite("Speed rules")

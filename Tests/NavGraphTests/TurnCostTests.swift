@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import NavGraph
+@testable import NavGraphCore
+@testable import NavGraphImport
+@testable import NavGraphServer
 
 /// A crafted junction drawn as an ASCII map: each letter is an OSM node, one character column or row is
 /// `spacing` degrees; ways are strings of letters; node tags go by letter.

@@ -10,11 +10,11 @@ let package = Package(
     dependencies: [.package(name: "navgraph", path: "../..")],
     targets: [
         // The small crafted graph the targets query, scratch files, and the shared query checks.
-        .target(name: "FuzzSupport", dependencies: [.product(name: "NavGraph", package: "navgraph")], path: "Sources/FuzzSupport"),
+        .target(name: "FuzzSupport", dependencies: [.product(name: "NavGraphCore", package: "navgraph"), .product(name: "NavGraphImport", package: "navgraph"), .product(name: "NavGraphServer", package: "navgraph")], path: "Sources/FuzzSupport"),
         // Each executable's entry (`<module>_main`), in C: starts libFuzzer's driver.
         .target(name: "FuzzMain", path: "Sources/FuzzMain"),
     ] + fuzzTargets.map { name in
-        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzMain", .product(name: "NavGraph", package: "navgraph")],
+        .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzMain", .product(name: "NavGraphCore", package: "navgraph"), .product(name: "NavGraphImport", package: "navgraph"), .product(name: "NavGraphServer", package: "navgraph")],
                           path: "Sources/fuzz-\(name)")
     }
 )

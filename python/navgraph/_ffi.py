@@ -85,7 +85,7 @@ def library():
         if path is None:
             raise OSError("navgraph: libNavGraphC.so not found; build it with `swift build -c release --product NavGraphC` "
                           "or set NAVGRAPH_LIBRARY (searched: " + ", ".join(candidates[:3]) + ", ...)")
-        phrasebook = os.path.join(os.path.dirname(path), "navgraph_NavGraph.resources", "phrasebook")
+        phrasebook = os.path.join(os.path.dirname(path), "navgraph_NavGraphCore.resources", "phrasebook")
         if "NAVGRAPH_PHRASEBOOK_DIR" not in os.environ and os.path.isdir(phrasebook):
             os.environ["NAVGRAPH_PHRASEBOOK_DIR"] = phrasebook
         try:

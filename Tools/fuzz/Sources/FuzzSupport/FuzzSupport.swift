@@ -1,5 +1,7 @@
 import Foundation
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// What every fuzz target shares: scratch files and a small crafted graph to query.
 public enum FuzzSupport {

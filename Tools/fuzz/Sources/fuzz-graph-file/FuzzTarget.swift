@@ -1,7 +1,9 @@
 import Foundation
 import FuzzMain
 import FuzzSupport
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Mutated graph files: loaded with checksums off (so mutations reach the structural checks behind them) and on,
 /// then described and queried. Loading may fail with an error; it must never crash or read out of bounds.

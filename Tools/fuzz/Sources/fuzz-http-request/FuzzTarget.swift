@@ -1,7 +1,9 @@
 import Foundation
 import FuzzMain
 import FuzzSupport
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// The HTTP server's request handling without sockets: the bytes are request lines (`METHOD TARGET`, one a line;
 /// a line without a space is a GET of that target), each followed, for POST, by its body up to the next empty line.

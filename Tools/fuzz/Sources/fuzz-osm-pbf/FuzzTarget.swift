@@ -1,7 +1,9 @@
 import Foundation
 import FuzzMain
 import FuzzSupport
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Mutated small PBFs through the whole importer (libosmium, profile, turn graph, METIS, contraction, file
 /// writer); whatever imports is loaded and routed on. A broken file must be an error, never a crash.

@@ -1,7 +1,9 @@
 import Foundation
 import FuzzMain
 import FuzzSupport
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Mutated pairs and points files through the shared reader; the first pairs are routed on the crafted town.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,7 +1,9 @@
 import Foundation
 import FuzzMain
 import FuzzSupport
-import NavGraph
+import NavGraphCore
+import NavGraphImport
+import NavGraphServer
 
 /// Mutated traffic CSVs read against the crafted town (OSM nodes 1...16), then customized and routed on.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,0 +1,227 @@
+import Foundation
+
+/// Map matching by a hidden Markov model in the manner of Newson and Krumm (2009): candidates are directed road
+/// positions near each point, emission is a Gaussian of the distance to the road, transition an exponential of
+/// |route distance − great-circle distance| between consecutive points, and the Viterbi algorithm picks the most
+/// likely sequence. Route distances come from the hierarchy, one bucket many-to-many table per step. A trace splits
+/// into several matchings where points cannot be joined (a time or distance gap, or no possible transition).
+///
+/// Lifetime: one per request (it holds the metric's bucket state and scratch arrays, reused for every step).
+/// Thread safety: use from one thread at a time, with a router owned by that thread.
+public final class MapMatcher {
+    public let router: Router
+    public let options: MatchOptions
+    public let metric: RoutingMetric
+    private let table: BucketManyToMany
+    private let finder: MatchCandidateFinder
+    // Viterbi lattice, flat over all layers of the current chain: layer l's candidates are start[l]..<start[l + 1].
+    private var snaps: [Snap] = []
+    private var score: [Double] = []
+    private var parent: [Int32] = []
+    private var stepMetres: [Double] = []
+    private var layerStart: [Int] = [0]
+    private var layerPoint: [Int] = []
+    // Scratch.
+    private var found: [Snap] = []
+    private var nearest: [Snap] = []
+    private var sources: [Snap?] = []
+    private var targets: [Snap?] = []
+
+    public init(router: Router, options: MatchOptions = MatchOptions()) {
+        self.router = router
+        self.options = options
+        metric = router.engine.metric(avoid: options.avoid, mode: .strict, traffic: options.traffic, vehicle: options.vehicle)
+        table = BucketManyToMany(router: router, metric: metric, attributes: .distance)
+        table.strategy = .buckets
+        table.threads = 1
+        finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
+    }
+
+    /// The σ of a point: its own, else the model's default.
+    private func sigma(_ point: TracePoint) -> Double { max(0.5, point.sigma ?? MatchModel.defaultSigma) }
+
+    /// The input points that take part: all, or with `tidy` those not bunched within `tidyMetres` of the last kept one.
+    package func keptPoints(_ trace: [TracePoint]) -> [Int] {
+        guard options.tidy else { return Array(trace.indices) }
+        var kept: [Int] = []
+        for index in trace.indices {
+            if let last = kept.last, index != trace.count - 1,
+               Geo.haversine(trace[last].coordinate, trace[index].coordinate) < options.model.tidyMetres { continue }
+            if let last = kept.last, index == trace.count - 1, kept.count > 1,
+               Geo.haversine(trace[last].coordinate, trace[index].coordinate) < options.model.tidyMetres { kept.removeLast() }
+            kept.append(index)
+        }
+        return kept
+    }
+
+    /// Matches a trace; points without a candidate, and matchings of a single point, are left unmatched.
+    public func match(_ trace: [TracePoint]) -> MatchResult {
+        var matchings: [Matching] = []
+        resetChain()
+        var previousPoint: Int?
+        for index in keptPoints(trace) {
+            let point = trace[index]
+            let sigma = sigma(point)
+            let radius = max(options.model.minimumSearchRadius, options.model.searchSigmas * sigma)
+            finder.candidates(around: point.coordinate, radius: radius, maximumEdges: options.model.maximumEdges, metric: metric,
+                              nearest: &nearest, into: &found)
+            if found.isEmpty { continue }
+            var joined = false
+            if let previous = previousPoint, !breaksBetween(trace[previous], point) {
+                joined = addLayer(index, trace: trace, sigma: sigma)
+            }
+            if !joined {
+                finishChain(trace, into: &matchings)
+                resetChain()
+                startChain(index, sigma: sigma)
+            }
+            previousPoint = index
+        }
+        finishChain(trace, into: &matchings)
+        var placement = [(matching: Int, index: Int)?](repeating: nil, count: trace.count)
+        for (m, matching) in matchings.enumerated() {
+            for (position, point) in matching.pointIndices.enumerated() { placement[point] = (m, position) }
+        }
+        return MatchResult(matchings: matchings, metric: metric, placement: placement)
+    }
+
+    /// A time gap (with `gaps=split`) or a distance gap between consecutive points.
+    private func breaksBetween(_ a: TracePoint, _ b: TracePoint) -> Bool {
+        if options.splitGaps, let t0 = a.timestamp, let t1 = b.timestamp, t1 - t0 > options.model.maximumTimeGap { return true }
+        return Geo.haversine(a.coordinate, b.coordinate) > options.model.maximumDistanceGap
+    }
+
+    private func resetChain() {
+        snaps.removeAll(keepingCapacity: true); score.removeAll(keepingCapacity: true)
+        parent.removeAll(keepingCapacity: true); stepMetres.removeAll(keepingCapacity: true)
+        layerStart.removeAll(keepingCapacity: true); layerStart.append(0)
+        layerPoint.removeAll(keepingCapacity: true)
+    }
+
+    private static func emission(_ snap: Snap, sigma: Double) -> Double {
+        let z = snap.distance / sigma
+        return -0.5 * z * z
+    }
+
+    private func startChain(_ point: Int, sigma: Double) {
+        for snap in found {
+            snaps.append(snap)
+            score.append(Self.emission(snap, sigma: sigma))
+            parent.append(-1)
+            stepMetres.append(0)
+        }
+        layerStart.append(snaps.count)
+        layerPoint.append(point)
+    }
+
+    /// Adds the point's candidates (in `found`) as the next layer; false when none can be reached from the last one.
+    private func addLayer(_ point: Int, trace: [TracePoint], sigma: Double) -> Bool {
+        let last = layerPoint.count - 1
+        let from = layerStart[last], to = layerStart[last + 1]
+        sources.removeAll(keepingCapacity: true)
+        targets.removeAll(keepingCapacity: true)
+        // One table both ways: previous → current (rows 0..<p, columns 0..<c) for the transitions, and current →
+        // previous (rows p..., columns c...) to recognise a fix that lies a little behind the previous one.
+        for i in from..<to { sources.append(score[i] > -.infinity ? snaps[i] : nil) }
+        for snap in found { sources.append(snap); targets.append(snap) }
+        for i in from..<to { targets.append(score[i] > -.infinity ? snaps[i] : nil) }
+        let matrix = table.compute(sources: sources, destinations: targets)
+        let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
+        let beta = options.model.beta(sigma: sigma)
+        let tolerance = max(5, options.model.standstillSigmas * sigma)
+        var limit = straight * 3 + options.model.maximumDetour
+        if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
+            limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
+        }
+        var any = false
+        let previousCount = to - from, columns = found.count, width = columns + previousCount
+        func metres(_ row: Int, _ column: Int) -> Double? {
+            let cell = row * width + column
+            guard matrix.cost[cell] != TravelMatrix.unreachable else { return nil }
+            return matrix.distance?[cell]
+        }
+        for (j, candidate) in found.enumerated() {
+            var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0, bestStill = false
+            for i in from..<to where score[i] > -.infinity {
+                var distance = metres(i - from, j) ?? .infinity
+                var still = false
+                if let back = metres(previousCount + j, columns + i - from), back <= tolerance, back < distance {
+                    distance = 0
+                    still = true
+                }
+                guard distance <= limit else { continue }
+                let value = score[i] - abs(distance - straight) / beta
+                if value > best { best = value; bestParent = Int32(i); bestMetres = distance; bestStill = still }
+            }
+            if bestParent >= 0 { any = true }
+            if bestStill {
+                // Standing still: the point is matched where its predecessor was, and later steps start from there.
+                var still = snaps[Int(bestParent)]
+                still.distance = Geo.haversine(trace[point].coordinate, still.point)
+                snaps.append(still)
+            } else {
+                snaps.append(candidate)
+            }
+            score.append(bestParent >= 0 ? best + Self.emission(candidate, sigma: sigma) : -.infinity)
+            parent.append(bestParent)
+            stepMetres.append(bestMetres)
+        }
+        if !any {
+            snaps.removeLast(columns); score.removeLast(columns); parent.removeLast(columns); stepMetres.removeLast(columns)
+            return false
+        }
+        layerStart.append(snaps.count)
+        layerPoint.append(point)
+        return true
+    }
+
+    /// Distinct road edges among a layer's candidates that the Viterbi pass could still reach.
+    private func plausibleEdges(layer: Int) -> Int {
+        var edges: [Int] = []
+        for i in layerStart[layer]..<layerStart[layer + 1] where score[i] > -.infinity && !edges.contains(snaps[i].edge) {
+            edges.append(snaps[i].edge)
+        }
+        return max(1, edges.count)
+    }
+
+    /// Backtracks the current chain into a matching (kept when it has two points or more).
+    private func finishChain(_ trace: [TracePoint], into matchings: inout [Matching]) {
+        let layers = layerPoint.count
+        guard layers >= 2 else { return }
+        let from = layerStart[layers - 1], to = layerStart[layers]
+        var best = from
+        for i in from..<to where score[i] > score[best] { best = i }
+        guard score[best] > -.infinity else { return }
+        var chosen: [Int] = []
+        var node = best
+        while node >= 0 {
+            chosen.append(node)
+            node = Int(parent[node])
+        }
+        chosen.reverse()
+        guard chosen.count == layers else { return }
+        var matching = Matching()
+        for (layer, candidate) in chosen.enumerated() {
+            let snap = snaps[candidate]
+            let point = layerPoint[layer]
+            if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
+                guard let path = router.legPath(from: previousSnap, to: snap, metric: metric, algorithm: .hierarchy) else {
+                    // Should not happen (the table found a path); close the matching here and start afresh.
+                    if matching.pointIndices.count >= 2 { matchings.append(matching) }
+                    matching = Matching()
+                    matching.pointIndices = [point]
+                    matching.snaps = [snap]
+                    matching.alternatives = [plausibleEdges(layer: layer) - 1]
+                    continue
+                }
+                matching.paths.append(path)
+                matching.routeMetres += stepMetres[candidate]
+                matching.straightMetres += Geo.haversine(trace[previousPoint].coordinate, trace[point].coordinate)
+            }
+            matching.pointIndices.append(point)
+            matching.snaps.append(snap)
+            matching.alternatives.append(plausibleEdges(layer: layer) - 1)
+        }
+        if matching.pointIndices.count >= 2 { matchings.append(matching) }
+    }
+}

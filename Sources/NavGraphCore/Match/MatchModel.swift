@@ -1,0 +1,60 @@
+import Foundation
+
+/// The hidden Markov model's parameters (Newson and Krumm 2009), each documented with its default.
+public struct MatchModel: Sendable {
+    /// Standard deviation of GPS noise in metres when a point has no radius: Newson and Krumm's 4.07 m.
+    public static let defaultSigma = 4.07
+    /// Scale β of the exponential transition term in metres: the larger, the more a route may differ in length from
+    /// the straight line between the points. 10 m, doubled per 10 m of σ above 10 m (noisier traces, looser fit).
+    public var beta = 10.0
+    /// Candidates are sought within this many σ of a point (at least `minimumSearchRadius`).
+    public var searchSigmas = 4.0
+    /// Metres within which candidates are always sought, however small σ.
+    public var minimumSearchRadius = 25.0
+    /// Nearest road edges kept per point (each contributes a candidate per drivable direction).
+    public var maximumEdges = 12
+    /// With `gaps=split`, consecutive points further apart in time than this (seconds) start a new matching.
+    public var maximumTimeGap = 60.0
+    /// Consecutive points further apart than this (metres, great circle) start a new matching.
+    public var maximumDistanceGap = 2_000.0
+    /// A transition whose route exceeds the great-circle distance by more than this (metres, plus twice the
+    /// straight distance) is impossible.
+    public var maximumDetour = 1_000.0
+    /// With timestamps, a transition longer than this speed (m/s, 200 km/h) over the time between the points, plus
+    /// twice the standstill tolerance, is impossible: at 1 s sampling noise cannot buy a loop around the block.
+    public var maximumSpeed = 55.0
+    /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
+    public var standstillSigmas = 2.0
+    /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
+    public var tidyMetres = 10.0
+
+    public init() {}
+
+    /// β for a trace of noise σ.
+    package func beta(sigma: Double) -> Double { sigma <= 10 ? beta : beta * pow(2, (sigma - 10) / 10) }
+}
+
+/// One GPS fix of a trace: where, optionally when (Unix seconds), and its accuracy (σ in metres), if known.
+public struct TracePoint: Sendable {
+    public var coordinate: Coordinate
+    public var timestamp: Double?
+    public var sigma: Double?
+
+    public init(coordinate: Coordinate, timestamp: Double? = nil, sigma: Double? = nil) {
+        self.coordinate = coordinate; self.timestamp = timestamp; self.sigma = sigma
+    }
+}
+
+/// Options of one map-matching request.
+public struct MatchOptions: Sendable {
+    public var model = MatchModel()
+    /// Split where consecutive timestamps are further apart than `maximumTimeGap` (`gaps=split`, the default) or not.
+    public var splitGaps = true
+    /// Drop points bunched within `tidyMetres` of the previous kept one.
+    public var tidy = false
+    public var avoid: AvoidSet = []
+    public var traffic: TrafficOverlay?
+    public var vehicle: VehicleDimensions?
+
+    public init() {}
+}

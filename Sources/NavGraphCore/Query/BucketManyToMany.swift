@@ -1,0 +1,481 @@
+/// Many-to-many fastest paths on the hierarchy with buckets: an upward search from every target leaves
+/// (target, label) entries in a bucket at each node it reaches; an upward search from every source then scans
+/// the buckets of the nodes it reaches. Both run in parallel on all cores, one `BucketWorker` per core.
+///
+/// Each cell equals the leg `Router.legPath` finds between the same snaps: the searches relax nodes in the
+/// same order as `CCHSearch`, and each source picks the lowest-ranked meeting node among the cheapest, as it does.
+/// Nodes whose label is not exact are left out of buckets and scans (`UpwardSearch.dropInexactLabels`).
+/// Targets go through in chunks so that bucket memory stays bounded whatever the number of targets.
+public final class BucketManyToMany {
+    private let router: Router
+    private let metric: RoutingMetric
+    private let attributes: PathAttributes?
+    private let kinds: PathAttributeSet
+    /// Targets per bucket pass (bounds bucket memory to chunk × search-space size).
+    public var chunkSize = 2048
+    /// Which algorithm computes the table.
+    public var strategy = MatrixStrategy.automatic
+    /// Search state and bucket memory, made on the first bucket table and reused by every later one (map matching
+    /// computes one small table per trace step).
+    /// Threads a table uses (one per core; map matching's tables of a few cells use one).
+    public var threads = Parallel.workerCount
+    private lazy var workers = (0..<max(1, threads)).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
+    private lazy var buckets = BucketStore(nodeCount: router.graph.routingNodeCount, width: attributes?.width ?? 0)
+
+    /// How a table is computed: CCH buckets, or one restricted elimination-tree sweep per source (RPHAST, costs
+    /// only: it is used when no path attributes are carried), or whichever the sizes favour.
+    public enum MatrixStrategy: Sendable { case automatic, buckets, sweep }
+
+    /// Sources up to which `automatic` considers sweeps (each source sweeps the whole restricted set).
+    package static let sweepSourceLimit = 64
+
+    /// A matrix engine for one metric; `attributes` names what to carry besides the cost (distance, exact duration).
+    public init(router: Router, metric: RoutingMetric, attributes: PathAttributeSet) {
+        self.router = router
+        self.metric = metric
+        kinds = attributes
+        self.attributes = attributes.isEmpty ? nil : PathAttributes(graph: router.graph, metric: metric, kinds: attributes)
+    }
+
+    /// The table between snapped points; nil snaps give unreachable rows or columns.
+    public func compute(sources: [Snap?], destinations: [Snap?]) -> TravelMatrix {
+        let graph = router.graph
+        let planner = RoutePlanner(graph: graph, costs: router.costs)
+        let sourcePoints = matrixPoints(sources, planner: planner)
+        let targetPoints = Self.samePoints(sources, destinations) ? sourcePoints : matrixPoints(destinations, planner: planner)
+        let rows = sources.count, columns = destinations.count
+        let width = attributes?.width ?? 0
+        var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: rows * columns)
+        var values = ContiguousArray<Double>(repeating: 0, count: rows * columns * width)
+        if let sweep = chosenSweep(rows: rows, targets: targetPoints, width: width) {
+            sweep.prepare(down: metric.hierarchy.backward)
+            sweepCells(sweep, sourcePoints, targetPoints, cost: &cost)
+            var matrix = TravelMatrix(sourceCount: rows, destinationCount: columns, cost: cost, distance: nil, exactDuration: nil,
+                                      algorithm: "RPHAST sweeps (\(Parallel.workerCount) threads, \(sweep.nodes.count) nodes, \(sweep.arcCount) arcs per source)")
+            sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: 0)
+            return matrix
+        }
+        let workers = self.workers, buckets = self.buckets
+        let forward = metric.hierarchy.forward, backward = metric.hierarchy.backward
+        let chunk = max(1, chunkSize)
+        // With attributes: the bucket entry each cell met its target's search at, per row of the current chunk.
+        var meeting = ContiguousArray<UInt32>(repeating: UInt32.max, count: width > 0 ? rows * min(chunk, columns) : 0)
+        cost.withUnsafeMutableBufferPointer { costBuffer in
+            values.withUnsafeMutableBufferPointer { valueBuffer in
+                meeting.withUnsafeMutableBufferPointer { meetingBuffer in
+                    let costOut = SharedBuffer(costBuffer), valueOut = SharedBuffer(valueBuffer), meetOut = SharedBuffer(meetingBuffer)
+                    var chunkStart = 0
+                    while chunkStart < columns {
+                        let chunkEnd = min(columns, chunkStart + chunk), chunkWidth = chunkEnd - chunkStart
+                        Parallel.run(workers.count) { index in
+                            let worker = workers[index]
+                            worker.clear()
+                            var column = chunkStart + index
+                            while column < chunkEnd {
+                                if let point = targetPoints[column], !point.targets.isEmpty {
+                                    worker.collect(point, target: UInt32(column - chunkStart), weights: backward, down: forward)
+                                }
+                                column += workers.count
+                            }
+                        }
+                        buckets.fill(from: workers)
+                        var shifts = ContiguousArray<UInt32>(repeating: 0, count: chunkWidth)
+                        for column in chunkStart..<chunkEnd { shifts[column - chunkStart] = targetPoints[column]?.shift ?? 0 }
+                        if width > 0 { for index in 0..<meetOut.count { meetOut.pointer[index] = UInt32.max } }
+                        Parallel.run(workers.count) { index in
+                            let worker = workers[index]
+                            var row = index
+                            while row < rows {
+                                if let point = sourcePoints[row], !point.sources.isEmpty {
+                                    worker.scan(point, buckets: buckets, shifts: shifts, weights: forward, down: backward,
+                                                row: row, firstColumn: chunkStart, columns: columns, costOut: costOut, valueOut: valueOut, meetOut: meetOut)
+                                }
+                                row += workers.count
+                            }
+                        }
+                        if width > 0 {
+                            // Each target's part of the paths, summed on demand along its search tree; one core per target.
+                            Parallel.run(workers.count) { index in
+                                let worker = workers[index]
+                                var column = index
+                                while column < chunkWidth {
+                                    for row in 0..<rows {
+                                        let entry = meetOut.pointer[row * chunkWidth + column]
+                                        if entry == UInt32.max { continue }
+                                        let down = buckets.treeValue(Int(entry), memo: worker.memo, scratch: &worker.chain)
+                                        let cell = (row * columns + chunkStart + column) * width
+                                        for k in 0..<width { valueOut.pointer[cell + k] = valueOut.pointer[cell + k] + down[k] }
+                                    }
+                                    column += workers.count
+                                }
+                            }
+                        }
+                        chunkStart = chunkEnd
+                    }
+                }
+            }
+        }
+        var matrix = TravelMatrix(sourceCount: rows, destinationCount: columns, cost: cost, distance: nil, exactDuration: nil,
+                                  algorithm: "CCH buckets (\(workers.count) threads, \((columns + chunk - 1) / chunk) bucket pass(es))")
+        sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width)
+        if width > 0 {
+            if kinds.contains(.distance) {
+                matrix.distance = ContiguousArray((0..<(rows * columns)).lazy.map { values[$0 * width] })
+            }
+            if kinds.contains(.duration) {
+                let slot = width - 1
+                matrix.exactDuration = ContiguousArray((0..<(rows * columns)).lazy.map { values[$0 * width + slot] / 1000 })
+            }
+        }
+        return matrix
+    }
+
+    /// Each snap's search starts, computed on all cores.
+    private func matrixPoints(_ snaps: [Snap?], planner: RoutePlanner) -> [MatrixPoint?] {
+        var points = [MatrixPoint?](repeating: nil, count: snaps.count)
+        points.withUnsafeMutableBufferPointer { buffer in
+            let out = SharedBuffer(buffer), workers = min(max(1, threads), max(1, snaps.count))
+            Parallel.run(workers) { worker in
+                for index in stride(from: worker, to: snaps.count, by: workers) {
+                    out.pointer[index] = snaps[index].map { MatrixPoint(snap: $0, metric: metric, planner: planner, attributes: attributes) }
+                }
+            }
+        }
+        return points
+    }
+
+    /// Whether the destinations are the sources (a square table of one point list): their search starts are shared.
+    private static func samePoints(_ sources: [Snap?], _ destinations: [Snap?]) -> Bool {
+        sources.count == destinations.count && zip(sources, destinations).allSatisfy { a, b in
+            guard let a, let b else { return a == nil && b == nil }
+            return a.edge == b.edge && a.directions == b.directions && a.segment == b.segment && a.offset == b.offset && a.point.lat == b.point.lat && a.point.lon == b.point.lon
+        }
+    }
+
+    /// The sweep engine when it is asked for or, under `automatic`, when its cost (every source sweeps the
+    /// restricted set) is below the buckets' (every point's search, bucket entries and their scans); nil for buckets.
+    private func chosenSweep(rows: Int, targets: [MatrixPoint?], width: Int) -> TargetSweep? {
+        guard width == 0, strategy != .buckets, rows > 0, !targets.isEmpty else { return nil }
+        if strategy == .automatic && rows > Self.sweepSourceLimit { return nil }
+        let sweep = TargetSweep(graph: router.graph, targets: targets)
+        if strategy == .sweep { return sweep }
+        let searchArcs = sweep.targetSearchArcs / max(1, targets.count)
+        let bucketCost = (rows + targets.count) * searchArcs * 3 + rows * targets.count
+        let sweepCost = rows * sweep.arcCount + sweep.arcCount * 2
+        return sweepCost < bucketCost ? sweep : nil
+    }
+
+    /// Costs of every cell by one upward search and one restricted sweep per source, rows on all cores.
+    private func sweepCells(_ sweep: TargetSweep, _ sources: [MatrixPoint?], _ targets: [MatrixPoint?], cost: inout ContiguousArray<UInt32>) {
+        let graph = router.graph, forward = metric.hierarchy.forward
+        let rows = sources.count, columns = targets.count
+        let workers = min(Parallel.workerCount, rows)
+        let infinity = UInt64(CCHMetric.infinity)
+        cost.withUnsafeMutableBufferPointer { costBuffer in
+            let costOut = SharedBuffer(costBuffer)
+            Parallel.run(workers) { worker in
+                let search = UpwardSearch(graph: graph, width: 0)
+                let best = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, sweep.nodes.count))
+                defer { best.deallocate() }
+                let labels = UnsafeMutableBufferPointer(rebasing: best[0..<sweep.nodes.count])
+                var row = worker
+                while row < rows {
+                    defer { row += workers }
+                    guard let point = sources[row], !point.sources.isEmpty else { continue }
+                    search.run(point.sources[...], weights: forward)
+                    sweep.sweep(from: search, into: labels)
+                    for (column, target) in targets.enumerated() {
+                        guard let target else { continue }
+                        var total = UInt64.max
+                        for start in target.targets {
+                            let index = sweep.index(of: start.node)
+                            guard index >= 0, labels[index] < CCHMetric.infinity else { continue }
+                            total = min(total, UInt64(labels[index]) + UInt64(start.cost))
+                        }
+                        let shift = UInt64(target.shift)
+                        guard total != UInt64.max, total < infinity + shift, total >= shift else { continue }
+                        costOut.pointer[row * columns + column] = UInt32(total - shift)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Cells whose source and destination lie on the same road edge, computed as legs do: driving straight
+    /// along the edge when the destination lies ahead (nothing else can be faster), else the general search
+    /// that first leaves the edge (`Router.legPath`).
+    private func sameEdgeCells(_ sources: [MatrixPoint?], _ targets: [MatrixPoint?], planner: RoutePlanner,
+                               cost: inout ContiguousArray<UInt32>, values: inout ContiguousArray<Double>, width: Int) {
+        var targetsByEdge: [Int: [Int]] = [:]
+        for (column, point) in targets.enumerated() { if let point { targetsByEdge[point.snap.edge, default: []].append(column) } }
+        let columns = targets.count
+        for (row, source) in sources.enumerated() {
+            guard let source, let columnsOnEdge = targetsByEdge[source.snap.edge] else { continue }
+            for column in columnsOnEdge {
+                guard let target = targets[column] else { continue }
+                let index = row * columns + column
+                var found: (cost: Int, values: (Double, Double))?
+                var direct: (cost: Int, node: Int)?
+                for (node, departure) in source.partial {
+                    guard let arrival = target.partial.first(where: { $0.node == node })?.cost, arrival >= departure else { continue }
+                    if direct.map({ Int(arrival - departure) < $0.cost }) ?? true { direct = (Int(arrival - departure), node) }
+                }
+                if let direct {
+                    var piece = (0.0, 0.0)
+                    if let attributes {
+                        let d = Int(router.graph.routingEdge[direct.node])
+                        attributes.piece(directedEdge: d, from: planner.position(of: source.snap, onDirectedEdge: d),
+                                         to: planner.position(of: target.snap, onDirectedEdge: d), into: &piece)
+                    }
+                    found = (direct.cost, piece)
+                } else if let leg = router.legPath(from: source.snap, to: target.snap, metric: metric, algorithm: .hierarchy) {
+                    found = (leg.cost, attributes?.path(leg.nodes, source: source.snap, target: target.snap, planner: planner) ?? (0, 0))
+                }
+                guard let found, found.cost >= 0, found.cost < Int(CCHMetric.infinity) else {
+                    cost[index] = TravelMatrix.unreachable
+                    continue
+                }
+                cost[index] = UInt32(found.cost)
+                if width > 0 { values[index * width] = found.values.0 }
+                if width > 1 { values[index * width + 1] = found.values.1 }
+            }
+        }
+    }
+}
+
+/// Bucket entries of one chunk of targets in compressed rows by node: entries of node v are
+/// `start[v]..<start[v + 1]`. Reused for every chunk (its node-sized array is allocated once). With attributes,
+/// also the targets' search trees (each entry's node in `tree…`), whose path values are summed on demand.
+package final class BucketStore: @unchecked Sendable {
+    package let width: Int
+    package var start: ContiguousArray<UInt32>
+    package var target = ContiguousArray<UInt32>()
+    package var label = ContiguousArray<UInt32>()
+    /// Tree node of each entry (with attributes).
+    package var tree = ContiguousArray<UInt32>()
+    /// The targets' search trees: parent tree node (-1 at a root), the arc from it and its lower end.
+    private var treeParent = ContiguousArray<Int32>()
+    private var treeArc = ContiguousArray<Int32>()
+    private var treeLow = ContiguousArray<Int32>()
+    /// Path values (`width` per tree node), valid where `treeSummed`.
+    private var treeValues: UnsafeMutablePointer<Double>
+    private var treeSummed: UnsafeMutablePointer<Bool>
+    private var treeCapacity = 0
+
+    package init(nodeCount: Int, width: Int) {
+        self.width = width
+        start = ContiguousArray(repeating: 0, count: nodeCount + 1)
+        treeValues = .allocate(capacity: 1)
+        treeSummed = .allocate(capacity: 1)
+    }
+
+    deinit {
+        treeValues.deallocate()
+        treeSummed.deallocate()
+    }
+
+    /// Sorts the workers' entries into buckets by node (counting sort) and joins their trees.
+    package func fill(from workers: [BucketWorker]) {
+        let nodeCount = start.count - 1
+        for node in 0...nodeCount { start[node] = 0 }
+        var total = 0
+        for worker in workers {
+            for entry in worker.entries { start[Int(entry.node) + 1] += 1 }
+            total += worker.entries.count
+        }
+        for node in 0..<nodeCount { start[node + 1] += start[node] }
+        target = ContiguousArray(repeating: 0, count: total)
+        label = ContiguousArray(repeating: 0, count: total)
+        if width > 0 { joinTrees(workers, entries: total) }
+        var cursor = start
+        var treeOffset = 0
+        for worker in workers {
+            for entry in worker.entries {
+                let slot = Int(cursor[Int(entry.node)])
+                cursor[Int(entry.node)] += 1
+                target[slot] = entry.target
+                label[slot] = entry.label
+                if width > 0 { tree[slot] = entry.tree + UInt32(treeOffset) }
+            }
+            treeOffset += worker.treeParent.count
+        }
+    }
+
+    private func joinTrees(_ workers: [BucketWorker], entries: Int) {
+        tree = ContiguousArray(repeating: 0, count: entries)
+        let count = workers.reduce(0) { $0 + $1.treeParent.count }
+        treeParent.removeAll(keepingCapacity: true); treeArc.removeAll(keepingCapacity: true); treeLow.removeAll(keepingCapacity: true)
+        if count > treeCapacity {
+            treeValues.deallocate(); treeSummed.deallocate()
+            treeCapacity = count
+            treeValues = .allocate(capacity: max(1, count * width))
+            treeSummed = .allocate(capacity: max(1, count))
+        }
+        var offset = 0
+        for worker in workers {
+            for (index, parent) in worker.treeParent.enumerated() {
+                treeParent.append(parent < 0 ? -1 : parent + Int32(offset))
+                treeArc.append(worker.treeArc[index])
+                treeLow.append(worker.treeLow[index])
+                let root = parent < 0
+                treeSummed[offset + index] = root
+                if root { for k in 0..<width { treeValues[(offset + index) * width + k] = worker.rootValues[index * width + k] } }
+            }
+            offset += worker.treeParent.count
+        }
+    }
+
+    /// Path value of tree node `node` (its target's path from the node down to the target), summed on demand.
+    /// Only one thread at a time may ask for the nodes of one target's tree.
+    package func treeValue(_ node: Int, memo: ArcValueMemo?, scratch chain: inout ContiguousArray<Int32>) -> UnsafePointer<Double> {
+        if let memo, !treeSummed[node] {
+            let treeParent = self.treeParent, treeArc = self.treeArc, treeLow = self.treeLow
+            let treeSummed = self.treeSummed, treeValues = self.treeValues, width = self.width
+            sumDownTree(from: node, chain: &chain, parent: { treeSummed[$0] || treeParent[$0] < 0 ? nil : Int(treeParent[$0]) }) { child in
+                let parent = Int(treeParent[child])
+                memo.add(arc: Int(treeArc[child]), low: Int(treeLow[child]), up: false, to: treeValues + parent * width, into: treeValues + child * width)
+                treeSummed[child] = true
+            }
+        }
+        return UnsafePointer(treeValues + node * width)
+    }
+}
+
+/// One core's reusable state for the bucket many-to-many: its search, its bucket entries (and, with attributes,
+/// its targets' search trees) and its row of best costs. Lifetime: one `compute` call; one thread at a time.
+package final class BucketWorker: @unchecked Sendable {
+    package struct Entry { var node: UInt32; var target: UInt32; var label: UInt32; var tree: UInt32 }
+    package let search: UpwardSearch
+    package let width: Int
+    package var entries = ContiguousArray<Entry>()
+    /// Search trees of this worker's targets in this chunk: parent tree node (-1 at a root), arc, its lower end,
+    /// and a root's start values (`width` per node, meaningful at roots only).
+    package var treeParent = ContiguousArray<Int32>()
+    package var treeArc = ContiguousArray<Int32>()
+    package var treeLow = ContiguousArray<Int32>()
+    package var rootValues = ContiguousArray<Double>()
+    /// Arc attributes this worker has computed (nil when only costs are asked for).
+    package let memo: ArcValueMemo?
+    package var chain = ContiguousArray<Int32>()
+    /// Tree node of each routing node in the current search, valid where `stamp` is the current search's.
+    private var treeNodeOf: ContiguousArray<Int32>
+    private var stamp: ContiguousArray<UInt32>
+    private var serial: UInt32 = 0
+    private var best = ContiguousArray<UInt64>()
+    private var bestEntry = ContiguousArray<UInt32>()
+    private var bestNode = ContiguousArray<Int32>()
+
+    package init(graph: RoutingGraph, attributes: PathAttributes?) {
+        width = attributes?.width ?? 0
+        search = UpwardSearch(graph: graph, width: width)
+        memo = attributes.map { ArcValueMemo(attributes: $0) }
+        let nodes = width > 0 ? max(1, graph.routingNodeCount) : 0
+        treeNodeOf = ContiguousArray(repeating: -1, count: nodes)
+        stamp = ContiguousArray(repeating: 0, count: nodes)
+    }
+
+    /// Forgets the previous chunk's entries and trees.
+    package func clear() {
+        entries.removeAll(keepingCapacity: true)
+        treeParent.removeAll(keepingCapacity: true); treeArc.removeAll(keepingCapacity: true)
+        treeLow.removeAll(keepingCapacity: true); rootValues.removeAll(keepingCapacity: true)
+    }
+
+    /// Backward upward search from a target; appends an entry for every node whose label is exact (and, with
+    /// attributes, the node to its tree).
+    package func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>) {
+        search.run(point.targets[...], weights: weights, parents: width > 0)
+        search.dropInexactLabels(down: down)
+        serial &+= 1
+        for node32 in search.nodes {
+            let node = Int(node32)
+            let value = search.label[node]
+            if value == UInt32.max { continue }
+            guard width > 0, let memo else {
+                entries.append(Entry(node: UInt32(node), target: target, label: value, tree: 0))
+                continue
+            }
+            let treeNode = Int32(treeParent.count)
+            entries.append(Entry(node: UInt32(node), target: target, label: value, tree: UInt32(treeNode)))
+            treeNodeOf[node] = treeNode
+            stamp[node] = serial
+            let arc = search.parentArc[node], parent = Int(search.parentNode[node])
+            if arc >= 0 && stamp[parent] == serial {
+                treeParent.append(treeNodeOf[parent]); treeArc.append(arc); treeLow.append(Int32(parent))
+                for _ in 0..<width { rootValues.append(0) }
+            } else {
+                // A start, or (should its parent's label not be exact) a root with its path summed now.
+                let values = search.pathValue(of: node, memo: memo, up: false)
+                treeParent.append(-1); treeArc.append(-1); treeLow.append(-1)
+                for k in 0..<width { rootValues.append(values[k]) }
+            }
+        }
+    }
+
+    /// Forward upward search from a source, then the buckets of every node it reached; writes the row's cells
+    /// of the current chunk (with attributes: the source's part of each path and the entry it met).
+    package func scan(_ point: MatrixPoint, buckets: BucketStore, shifts: ContiguousArray<UInt32>, weights: UnsafeBufferPointer<UInt32>,
+              down: UnsafeBufferPointer<UInt32>, row: Int, firstColumn: Int, columns: Int,
+              costOut: SharedBuffer<UInt32>, valueOut: SharedBuffer<Double>, meetOut: SharedBuffer<UInt32>) {
+        search.run(point.sources[...], weights: weights, parents: width > 0)
+        search.dropInexactLabels(down: down)
+        let count = shifts.count
+        if best.count < count {
+            best = ContiguousArray(repeating: UInt64.max, count: count)
+            bestEntry = ContiguousArray(repeating: 0, count: count)
+            bestNode = ContiguousArray(repeating: 0, count: count)
+        }
+        for column in 0..<count { best[column] = UInt64.max }
+        let label = search.label
+        let tracking = width > 0
+        buckets.start.withUnsafeBufferPointer { start in
+            buckets.target.withUnsafeBufferPointer { target in
+                buckets.label.withUnsafeBufferPointer { entryLabel in
+                    best.withUnsafeMutableBufferPointer { best in
+                        bestEntry.withUnsafeMutableBufferPointer { bestEntry in
+                            bestNode.withUnsafeMutableBufferPointer { bestNode in
+                                for node32 in search.nodes {
+                                    let node = Int(node32)
+                                    let forward = label[node]
+                                    if forward == UInt32.max { continue }
+                                    let begin = Int(start[node]), end = Int(start[node + 1])
+                                    if begin == end { continue }
+                                    let base = UInt64(forward)
+                                    if !tracking {
+                                        for entry in begin..<end {
+                                            let total = base + UInt64(entryLabel[entry])
+                                            let column = Int(target[entry])
+                                            if total < best[column] { best[column] = total }
+                                        }
+                                    } else {
+                                        for entry in begin..<end {
+                                            let total = base + UInt64(entryLabel[entry])
+                                            let column = Int(target[entry])
+                                            if total < best[column] {
+                                                best[column] = total
+                                                bestEntry[column] = UInt32(entry)
+                                                bestNode[column] = node32
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let infinity = UInt64(CCHMetric.infinity)
+        for column in 0..<count {
+            let index = row * columns + firstColumn + column
+            let total = best[column], shift = UInt64(shifts[column])
+            guard total != UInt64.max, total < infinity + shift, total >= shift else { continue }
+            costOut.pointer[index] = UInt32(total - shift)
+            if tracking, let memo {
+                let up = search.pathValue(of: Int(bestNode[column]), memo: memo, up: true)
+                for k in 0..<width { valueOut.pointer[index * width + k] = up[k] }
+                meetOut.pointer[row * count + column] = buckets.tree[Int(bestEntry[column])]
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// One HTTP request as the server hands it to `RoutingService.handle`: method, decoded path, query pairs, body.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The raw request target (path and query string, percent-encoded as sent).
+    public var target: String
+    /// The path, percent-decoded.
+    public var path: String
+    /// Query parameters in order, names and values percent-decoded (`+` is a space).
+    public var query: [(name: String, value: String)]
+    public var body: Data
+    /// Whether the body went over the server's size limit (and was dropped).
+    public var bodyTooBig: Bool
+
+    /// Splits a raw target such as `/route/v1/driving/7.4,43.7;7.5,43.8?steps=true`; undecodable escapes stay as sent.
+    public init(method: String, target: String, body: Data = Data(), bodyTooBig: Bool = false) {
+        self.method = method
+        self.target = target
+        self.body = body
+        self.bodyTooBig = bodyTooBig
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        path = Self.decode(parts.first.map(String.init) ?? "", plusIsSpace: false)
+        query = []
+        if parts.count == 2 {
+            for item in parts[1].split(separator: "&") where !item.isEmpty {
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query.append((Self.decode(String(pair[0]), plusIsSpace: true),
+                              pair.count == 2 ? Self.decode(String(pair[1]), plusIsSpace: true) : ""))
+            }
+        }
+    }
+
+    /// Percent-decodes; a malformed escape is kept literally.
+    package static func decode(_ text: String, plusIsSpace: Bool) -> String {
+        guard text.contains("%") || (plusIsSpace && text.contains("+")) else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 48...57: byte - 48
+            case 65...70: byte - 55
+            case 97...102: byte - 87
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 37, index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(plusIsSpace && byte == 43 ? 32 : byte)
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// The answer to an HTTPRequest: status, content type and body.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: Data
+
+    public init(status: Int, contentType: String, body: Data) {
+        self.status = status; self.contentType = contentType; self.body = body
+    }
+
+    /// A JSON response.
+    package static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: value.data(pretty: false))
+    }
+}
