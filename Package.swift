@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, each depending only on the ones above it:
 //   NavGraphCore    the graph file reader, queries, many-to-many, guidance, output and the in-process directions API
 //                   (Foundation and three small C helpers with no outside library: builds for an app on a device)
-//   NavGraphImport  extract (libosmium), order (METIS), contract, write: `navgraph import`
+//   NavGraphOrder   the node order (inertial flow, METIS): the import's hot loops, built -Ounchecked
+//   NavGraphImport  extract (libosmium), contract, write: `navgraph import`
 //   NavGraphServer  HTTP (libmicrohttpd) and the API dialects beyond OSRM's (Mapbox, NextBillion), tokens, map page
 //   navgraph        the command line; NavGraphC, the C ABI the Python package loads (core only)
 let package = Package(
@@ -13,7 +14,7 @@ let package = Package(
         .executable(name: "navgraph", targets: ["navgraph"]),
         .executable(name: "navgraph-bench", targets: ["navgraph-bench"]),
         .library(name: "NavGraphCore", targets: ["NavGraphCore"]),
-        .library(name: "NavGraphImport", targets: ["NavGraphImport"]),
+        .library(name: "NavGraphImport", targets: ["NavGraphImport", "NavGraphOrder"]),
         .library(name: "NavGraphServer", targets: ["NavGraphServer"]),
         .library(name: "NavGraphC", type: .dynamic, targets: ["NavGraphC"]),
     ],
@@ -49,11 +50,19 @@ let package = Package(
         .target(name: "CMetisRandom", path: "Sources/CMetisRandom"),
         // malloc_trim and the mmap threshold, which Swift's Glibc module does not expose.
         .target(name: "CHeapTrim", path: "Sources/CHeapTrim"),
+        // The node order (inertial-flow cuts, METIS nested dissection): the import's hot loops, the one module built
+        // -Ounchecked in release (it reads no outside input, only the checked road network; Benchmarks/IMPORT.md).
+        .target(
+            name: "NavGraphOrder",
+            dependencies: ["NavGraphCore", "CMetis", "CMetisRandom", "CHeapTrim", "CMemoryAccess"],
+            path: "Sources/NavGraphOrder",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+        // Extract, contract, write and the import's orchestration, with every check on (it reads the OSM input).
         .target(
             name: "NavGraphImport",
-            dependencies: ["NavGraphCore", "COsmiumShim", "CMetis", "CMetisRandom", "CHeapTrim", "CMemoryAccess", "CFileWriteback", "CCRC32"],
-            path: "Sources/NavGraphImport",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+            dependencies: ["NavGraphCore", "NavGraphOrder", "COsmiumShim", "CHeapTrim", "CFileWriteback", "CCRC32"],
+            path: "Sources/NavGraphImport"
         ),
         // --- Server: libmicrohttpd.
         // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
@@ -70,12 +79,16 @@ let package = Package(
         // The C ABI (@_cdecl) that the Python package in python/ loads in process.
         .target(name: "NavGraphC", dependencies: ["NavGraphCore"], path: "Sources/NavGraphC"),
         // In-process measurements for Benchmarks/ (latency percentiles, customization times).
-        .executableTarget(name: "navgraph-bench", dependencies: ["NavGraphCore", "NavGraphImport"], path: "Sources/navgraph-bench"),
+        .executableTarget(name: "navgraph-bench", dependencies: ["NavGraphCore", "NavGraphImport", "NavGraphServer"], path: "Sources/navgraph-bench"),
         // Evaluation, not shipped: judges other engines' alternatives by navgraph's admissibility criteria
         // (Benchmarks/ALTERNATIVES-PEERS.md).
         .target(name: "AltCheck", dependencies: ["NavGraphCore"], path: "Benchmarks/altcheck/AltCheck"),
         .executableTarget(name: "navgraph-altcheck", dependencies: ["AltCheck", "NavGraphCore"], path: "Benchmarks/altcheck/navgraph-altcheck"),
-        .testTarget(name: "NavGraphTests", dependencies: ["NavGraphCore", "NavGraphImport", "NavGraphServer", "AltCheck"], path: "Tests/NavGraphTests"),
+        // On-device routing with the core alone (README "Embedding"): the example an app follows.
+        .executableTarget(name: "offline-directions", dependencies: ["NavGraphCore"], path: "Examples/OfflineDirections"),
+        // The core's own tests: they import nothing else (Tools/core_only_check.sh runs them without the -dev packages).
+        .testTarget(name: "NavGraphCoreTests", dependencies: ["NavGraphCore", "CCRC32"], path: "Tests/NavGraphCoreTests"),
+        .testTarget(name: "NavGraphTests", dependencies: ["NavGraphCore", "NavGraphOrder", "NavGraphImport", "NavGraphServer", "AltCheck"], path: "Tests/NavGraphTests"),
     ],
     cxxLanguageStandard: .cxx17
 )

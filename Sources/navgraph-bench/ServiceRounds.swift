@@ -1,8 +1,9 @@
 import Foundation
 import NavGraphCore
 import NavGraphImport
+import NavGraphServer
 
-/// `--service-rounds N`: whole requests through `OSRMService.handle` (parsing, routing, steps, instruction text,
+/// `--service-rounds N`: whole requests through `RoutingService.handle` (parsing, routing, steps, instruction text,
 /// JSON), socket excepted, for each request kind of `Benchmarks/server_sdk_bench.sh`, interleaved kind by kind
 /// within each round so that machine noise falls on all kinds alike.
 enum ServiceRounds {
@@ -26,7 +27,7 @@ enum ServiceRounds {
         var meanBytes: Double
     }
 
-    static func run(service: OSRMService, pairs: [(Coordinate, Coordinate)], rounds: Int) -> [Result] {
+    static func run(service: RoutingService, pairs: [(Coordinate, Coordinate)], rounds: Int) -> [Result] {
         var latencies = [[Double]](repeating: [], count: kinds.count)
         var bytes = [Int](repeating: 0, count: kinds.count), failed = [Int](repeating: 0, count: kinds.count)
         for round in 0..<rounds {

@@ -1,10 +1,11 @@
 import Foundation
 import NavGraphCore
 import NavGraphImport
+import NavGraphServer
 
 // navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes [--unpack no]] [--profile truck]
 //                [--guidance-rounds N [--locale TAG] [--warm-up same|other] [--back-to-back same|other]] [--service-rounds N]
-// With --service-rounds N whole server requests (Mapbox SDK, OSRM steps, plain) run through OSRMService.handle
+// With --service-rounds N whole server requests (Mapbox SDK, OSRM steps, plain) run through RoutingService.handle
 // (ServiceRounds.swift), N interleaved rounds.
 // With --guidance-rounds N only plain and plain + steps run, pair by pair, N rounds (GuidanceRounds.swift); --locale
 // asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
@@ -135,7 +136,7 @@ do {
     log("\(positionals[0]): \(graph.routingNodeCount) routing nodes, \(pairs.count) pairs, loaded in \(String(format: "%.3f", loadSeconds)) s")
     if let text = options["service-rounds"] {
         guard let rounds = Int(text), rounds >= 1 else { fail("--service-rounds: expected a whole number of at least 1, got '\(text)'") }
-        let service = OSRMService(engine: router.engine)
+        let service = RoutingService(engine: router.engine)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(ServiceRounds.run(service: service, pairs: pairs, rounds: rounds)), as: UTF8.self))

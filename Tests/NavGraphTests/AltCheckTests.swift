@@ -2,6 +2,7 @@ import AltCheck
 import Foundation
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Arrivals: the side of the road a waypoint lies on, and intermediate waypoints worded as stops. Coordinates are

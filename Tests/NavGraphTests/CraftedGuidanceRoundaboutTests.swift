@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Crafted roundabouts for the exit count and the rotary/roundabout choice, as OSRM makes them. Maps are drawn

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Crafted junctions for OSRM's wording of end-of-road T junctions and of name changes. Maps are drawn north up;

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Map matching and trips on small hand-made maps: noise, gaps, the transition term on parallel roads, trip orders

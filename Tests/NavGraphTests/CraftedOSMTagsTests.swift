@@ -1,6 +1,7 @@
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// OSMTags, the in-place tag view the profiles read: the same answers a dictionary of the tags gives.

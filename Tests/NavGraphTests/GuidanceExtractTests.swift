@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Guidance on random routes of every shared extract: steps frame the leg and add up to it exactly.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Crafted junctions, one guidance behaviour each. Maps are drawn north up; each character cell is about 50 m

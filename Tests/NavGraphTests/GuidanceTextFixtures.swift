@@ -1,6 +1,7 @@
 import Foundation
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Hand-made guidance steps for the text tests (the step builder is not involved).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Instruction text of every maneuver in every language, ordinals, locale fallback, and the phrasebook files.

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Voice announcement timing, units, SSML, and Mapbox-shaped banners (lanes, shields, exits, roundabout degrees).

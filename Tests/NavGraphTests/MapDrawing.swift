@@ -1,6 +1,7 @@
 import Foundation
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// A road map drawn in ASCII, in the manner of Valhalla's gurka tests: the drawing is the test's data.

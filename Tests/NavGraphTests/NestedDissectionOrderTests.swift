@@ -1,6 +1,7 @@
 import Dispatch
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Synthetic routes near Berlin for the output tests, plus helpers to read the JSON back.

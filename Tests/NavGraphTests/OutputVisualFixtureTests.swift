@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Writes the output fixture (primary with traffic, a toll and a ferry, one alternative, a vehicle position) as

@@ -1,6 +1,7 @@
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// The car profile's speed rules (README "Time model"), pinned to OSRM car.lua's values.

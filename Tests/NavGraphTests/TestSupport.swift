@@ -1,6 +1,7 @@
 import Foundation
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// Locates the shared real extracts and imports each at most once per test run.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavGraphCore
 @testable import NavGraphImport
+@testable import NavGraphOrder
 @testable import NavGraphServer
 
 /// A crafted junction drawn as an ASCII map: each letter is an OSM node, one character column or row is

@@ -1,6 +1,7 @@
 import CHeapTrim
 import Foundation
 import NavGraphCore
+import NavGraphOrder
 
 /// The `navgraph import` pipeline: read OSM, build the road network and turn graph, order, contract,
 /// customize the free-flow metric, index segments, and write one graph file.
