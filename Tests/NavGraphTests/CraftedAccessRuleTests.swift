@@ -41,7 +41,7 @@ private func point(_ junction: AsciiJunction, column: Double, row: Double) -> Co
 private let gate: UInt32 = 60_000
 private let uTurn: UInt32 = 27_455
 
-/// Access, tracks, barriers and destination-only roads as OSRM v26 car.lua decides them (README "Time model").
+/// Access, tracks, barriers and destination-only roads as OSRM v26 car.lua decides them (docs/PROFILES.md, "Time model").
 @Suite("Crafted access rules")
 struct CraftedAccessRuleTests {
     @Test func tracksNeedAnAccessTagThatAllowsCars() throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import NavGraphOrder
 @testable import NavGraphServer
 
-/// The car profile's speed rules (README "Time model"), pinned to OSRM car.lua's values.
+/// The car profile's speed rules (docs/PROFILES.md, "Time model"), pinned to OSRM car.lua's values.
 @Suite("Speed rules")
 struct SpeedRuleTests {
     func speeds(_ tags: OSMTags) -> (Double, Double)? {
