@@ -5,7 +5,7 @@
 # A new crafted suite joins by being named Crafted...; a real-extract test in a listed suite is named real...
 set -euo pipefail
 cd "$(dirname "$0")/.."
-filter='NavGraphTests\.(Crafted[A-Za-z]*|Output[A-Za-z]*|RestrictionAndSnappingTests|TrafficTests|AvoidanceTests|DimacsTests|TurnCostTests)/'
+filter='NavGraphCoreTests\.|NavGraphTests\.(Crafted[A-Za-z]*|Output[A-Za-z]*|RestrictionAndSnappingTests|TrafficTests|AvoidanceTests|DimacsTests|TurnCostTests)/'
 skip='/real'
 start=$(date +%s)
 # Leaks are not this tier's subject (XCTest's own allocations are reported); the Swift backtracer's memory reader

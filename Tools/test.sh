@@ -12,6 +12,8 @@ if [ ! -f "$data/monaco.osm.pbf" ]; then
   echo "test: the shared extracts are not at $data (no monaco.osm.pbf); set NAVGRAPH_DATA to the folder that holds them" >&2
   exit 2
 fi
+# The core alone, with the outside libraries hidden (NavGraphCore's independence; Tests/NavGraphCoreTests).
+Tools/core_only_check.sh
 Tools/checked_tier.sh
 Tools/tsan_tier.sh
 swift test -c release 2>&1

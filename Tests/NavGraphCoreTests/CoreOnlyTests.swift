@@ -30,6 +30,8 @@ import Testing
 
     @Test func crcMatchesTheDefinitionOnBothPaths() {
         #expect(navgraph_crc32_portable(0, "123456789", 9) == 0xCBF4_3926)  // the CRC-32 check value
+        // With ISA-L hidden (the check script says so), the portable path must be the one in use.
+        if ProcessInfo.processInfo.environment["NAVGRAPH_CORE_ISAL_HIDDEN"] == "1" { #expect(navgraph_crc32_accelerated() == 0) }
         for (index, count) in [0, 1, 7, 8, 9, 63, 64, 65, 1000, 4096, 100_003].enumerated() {
             let bytes = Self.randomBytes(count, seed: UInt64(index + 1))
             let expected = Self.referenceCRC(bytes)
