@@ -30,6 +30,7 @@ done
 echo "core_only_check: the core imports only $allowed_swift" >&2
 
 # 2. The test graph, imported by the full build.
+mkdir -p "$root/out"
 graph="$root/out/core-check-monaco.navgraph"
 if [[ ! -f "$graph" ]]; then
   swift build -c release --product navgraph >&2
