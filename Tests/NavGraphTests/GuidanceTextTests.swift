@@ -120,7 +120,7 @@ import Testing
     /// not the source tree.
     @Test func phrasebooksComeFromTheResourceBundle() throws {
         let dir = try #require(Phrasebook.directory)
-        #expect(dir.contains("navgraph_NavGraph.resources") || dir.contains("navgraph_NavGraph.bundle"), "\(dir)")
+        #expect(dir.contains("navgraph_NavGraphCore.resources") || dir.contains("navgraph_NavGraphCore.bundle"), "\(dir)")
     }
 
     /// Every file has exactly the keys of en.json, and parses as a phrasebook.
