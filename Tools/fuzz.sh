@@ -15,10 +15,12 @@ if [[ -z "$target" || -z "$seconds" || " $targets " != *" $target "* ]]; then
 fi
 shift 2
 echo "fuzz: building fuzz-$target" >&2
-swift build -c debug --product "fuzz-$target" \
+# FUZZ_CONFIGURATION=release fuzzes the release build (optimized, with the checks the release keeps) instead.
+configuration="${FUZZ_CONFIGURATION:-debug}"
+swift build -c "$configuration" --product "fuzz-$target" \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
   -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address >&2
-binary="$(swift build -c debug --show-bin-path)/fuzz-$target"
+binary="$(swift build -c "$configuration" --show-bin-path)/fuzz-$target"
 work=".build/corpus/$target"
 findings=".build/findings/$target"
 mkdir -p "$work" "$findings"
