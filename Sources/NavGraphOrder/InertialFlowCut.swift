@@ -21,7 +21,7 @@ package struct InertialFlowCut {
         let reverse = InertialFlowCut.reverseArcs(graph)
         let total = graph.junctionWeight.reduce(0) { $0 + Int($1) }
         // Along the part's principal axis and across it. West-east and south-north instead gave malta 13 % larger
-        // search spaces than METIS; four directions cost a third more order time (Benchmarks/IMPORT.md, fourteenth part).
+        // search spaces than METIS; four directions cost a third more order time (Benchmarks/IMPORT.md, "Design, phase by phase").
         let directions = InertialFlowCut.principalAxes(x: x, y: y)
         let best = BestCut()
         // The other core is idle at the top of the dissection, so large graphs try the two directions at once.

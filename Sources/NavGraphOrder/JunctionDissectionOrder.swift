@@ -11,7 +11,7 @@ import NavGraphCore
 /// come from inertial flow (`InertialFlowCut`) on the junction graph's core (`JunctionGraphCore`), edges weighted by
 /// their routing nodes so that the cut weight is the separator's size. Parts with at most `leafSize` routing nodes
 /// are ordered as before: their turn subgraph, core reduction and METIS_NodeND. Any order gives an exact CCH; this
-/// one has smaller search spaces than METIS alone and takes less time (Benchmarks/IMPORT.md, fourteenth part).
+/// one has smaller search spaces than METIS alone and takes less time (Benchmarks/IMPORT.md, "Design, phase by phase").
 public enum JunctionDissectionOrder {
     /// Parts with at most this many routing nodes are ordered on their turn subgraph by METIS.
     public static let defaultLeafSize = 1_000

@@ -11,7 +11,7 @@ package enum MapboxDirectionsAPI {
         "driving-traffic": (.car, true), "driving": (.car, false), "walking": (.foot, false), "cycling": (.bicycle, false),
         "truck": (.truck, true), "motorcycle": (.motorcycle, true),
     ]
-    /// Parameters Mapbox defines that navgraph accepts and does not act on (listed in the README).
+    /// Parameters Mapbox defines that navgraph accepts and does not act on (listed in docs/API.md).
     package static let acceptedUnused: Set<String> = [
         "waypoint_targets", "snapping_include_closures", "snapping_include_static_closures", "alley_bias", "walkway_bias",
         "walking_speed", "avoid_maneuver_radius", "include", "layers", "compute_toll_cost", "arrive_by", "sku", "engine",

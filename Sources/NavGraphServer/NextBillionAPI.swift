@@ -11,7 +11,7 @@ package enum NextBillionAPI {
         "car": "car", "4w": "car", "truck": "truck", "6w": "truck", "2w": "motorcycle", "bike": "bicycle",
         "escooter": "escooter",
     ]
-    /// Parameters NextBillion defines that navgraph accepts and does not act on (listed in the README).
+    /// Parameters NextBillion defines that navgraph accepts and does not act on (listed in docs/API.md).
     package static let acceptedUnused: Set<String> = [
         "original_shape", "original_shape_type", "option", "cross_border", "emission_class", "drive_time_limits", "rest_times",
         "road_info", "turn_angle_range", "hazmat_type", "context", "route_failed_prompt", "contours_colors", "denoise",

@@ -201,7 +201,7 @@ package struct AtomicFileOutput {
 /// The O_DIRECT side of an AtomicFileOutput: whole blocks copied into an aligned buffer of its own and written from
 /// there, around the page cache. On the machines measured here a buffered write of gigabytes runs at about 0.4 GB/s
 /// (the kernel copies each byte into fresh page-cache memory), a direct one at about 1.5 GB/s with no copy in the
-/// kernel (Benchmarks/IMPORT.md, fifteenth part). Lives as long as its output; not thread-safe (GraphFileStream
+/// kernel (Benchmarks/IMPORT.md, "Design, phase by phase"; the measurements are in git history). Lives as long as its output; not thread-safe (GraphFileStream
 /// writes under its lock).
 package final class DirectAppender: @unchecked Sendable {
     /// Offsets, sizes and the buffer's address are multiples of this (a page: a multiple of any device block).

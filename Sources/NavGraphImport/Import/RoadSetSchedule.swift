@@ -11,7 +11,7 @@ import NavGraphCore
 /// the road networks one after the other, the motor set's first, and no set goes on until the last is built, so that
 /// one network build's working arrays are resident at a time, and then goes on as `motorFirst`
 /// (NAVGRAPH_ROAD_SET_SCHEDULE=networks-in-turn; on milan-9x9 it lowered that phase's peak by 0.16 GB in one run, within
-/// the run-to-run spread, and cost the ~45 s the two builds overlapped: Benchmarks/IMPORT.md, eighth part; with the
+/// the run-to-run spread, and cost the ~45 s the two builds overlapped: Benchmarks/IMPORT.md, "Design, phase by phase"; with the
 /// smaller build transient of the ninth part its road networks peaked higher than motor-first's, 3,279 against 3,137 MB).
 /// With `overlap` each runs on as fast as it can.
 package enum RoadSetSchedule: String, Sendable {
