@@ -17,6 +17,14 @@ package struct OSRMURL {
         "cycling": .bicycle, "bicycle": .bicycle, "walking": .foot, "foot": .foot, "escooter": .escooter,
     ]
 
+    /// The profile a name means, or the error naming it and the names served.
+    package static func profileID(named name: String) throws -> ProfileID {
+        guard let profileID = profiles[name] else {
+            throw OSRMError(.invalidValue, "profile '\(name)' is not served (use \(profiles.keys.sorted().joined(separator: ", ")))")
+        }
+        return profileID
+    }
+
     package init(path: String, maximumCoordinates: Int) throws {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, parts[0].isEmpty, !parts[1].isEmpty else {
@@ -32,10 +40,7 @@ package struct OSRMURL {
         version = parts[2]
         guard version == "v1" else { throw OSRMError(.invalidVersion, "version '\(version)' is not v1") }
         profile = parts[3]
-        guard let profileID = Self.profiles[profile] else {
-            throw OSRMError(.invalidValue, "profile '\(profile)' is not served (use \(Self.profiles.keys.sorted().joined(separator: ", ")))")
-        }
-        self.profileID = profileID
+        profileID = try Self.profileID(named: profile)
         var text = parts[4]
         if let dot = text.lastIndex(of: "."), !text[text.index(after: dot)...].contains(where: { $0.isNumber || $0 == "," || $0 == ";" || $0 == ")" }) {
             let format = String(text[text.index(after: dot)...])
@@ -71,12 +76,17 @@ package struct OSRMURL {
                 points.append(Coordinate(lat: lat, lon: lon))
             }
         }
+        try check(points, maximum: maximum)
+        return points
+    }
+
+    /// Refuses more than `maximum` coordinates and any outside longitude -180...180, latitude -90...90 (or NaN).
+    package static func check(_ points: [Coordinate], maximum: Int) throws {
         if points.count > maximum { throw OSRMError(.tooBig, "\(points.count) coordinates exceed this server's limit of \(maximum)", parameter: "coordinates") }
         for (index, point) in points.enumerated() where !point.isValid {
             throw OSRMError(.invalidValue, String(format: "coordinate %d (%.6f,%.6f as lon,lat) is out of range (longitude -180..180, latitude -90..90)",
                                                   index, point.lon, point.lat))
         }
-        return points
     }
 }
 

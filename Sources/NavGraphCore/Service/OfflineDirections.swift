@@ -27,9 +27,6 @@ public struct DirectionsDocument: Sendable {
     public let routes: [(duration: Double, distance: Double)]
 }
 
-/// Profile names of the in-process API besides the OSRM path names (Mapbox's, for an app that uses them).
-private let mapboxProfileNames: [String: String] = ["driving-traffic": "driving", "cycling": "bicycle", "walking": "foot"]
-
 extension OSRMService {
     /// Opens a graph file for on-device routing: the file is mapped, not read; sections are checksummed once.
     /// Lifetime: keep one service per graph file for the app's life; it is Sendable and serves any thread.
@@ -42,26 +39,17 @@ extension OSRMService {
     /// the same document. Throws `OSRMError` (its `code` is osrm-routed's, its message names the offending value).
     /// Uses the live traffic loaded into `traffic`, if any, unless `options["traffic"] == "false"`.
     public func directions(_ query: DirectionsQuery) throws -> DirectionsDocument {
-        let name = mapboxProfileNames[query.profile] ?? query.profile
-        guard let profileID = OSRMURL.profiles[name] else {
-            throw OSRMError(.invalidValue, "profile '\(query.profile)' is not served (use \(OSRMURL.profiles.keys.sorted().joined(separator: ", ")))",
-                            parameter: "profile")
-        }
+        let profileID = try OSRMURL.profileID(named: query.profile)
         guard query.coordinates.count >= 2 else {
             throw OSRMError(.invalidValue, "\(query.coordinates.count) coordinates: a route needs at least 2", parameter: "coordinates")
         }
-        guard query.coordinates.count <= limits.maximumCoordinates else {
-            throw OSRMError(.tooBig, "\(query.coordinates.count) coordinates exceed the limit of \(limits.maximumCoordinates)", parameter: "coordinates")
-        }
-        for (index, point) in query.coordinates.enumerated() where !(point.lat.isFinite && point.lon.isFinite && abs(point.lat) <= 90 && abs(point.lon) <= 180) {
-            throw OSRMError(.invalidValue, "coordinate \(index) (\(point.lat), \(point.lon)) is not a latitude and longitude", parameter: "coordinates")
-        }
+        try OSRMURL.check(query.coordinates, maximum: limits.maximumCoordinates)
         let pairs = query.options.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
         do {
             let options = try QueryOptions(pairs, allowed: RouteEndpoint.options, service: "route")
             let parameters = try RouteEndpoint.Parameters(options, coordinateCount: query.coordinates.count,
                                                           maximumAlternatives: limits.maximumAlternatives, profile: profileID)
-            let request = DirectionsRequest(url: OSRMURL(service: "route", profile: name, profileID: profileID, coordinates: query.coordinates),
+            let request = DirectionsRequest(url: OSRMURL(service: "route", profile: query.profile, profileID: profileID, coordinates: query.coordinates),
                                             parameters: parameters, usesTraffic: try options.bool("traffic", default: true))
             let (response, json, _) = try routerPool(for: profileID).with { router in try directions(request, router: router) }
             return DirectionsDocument(json: json.data(pretty: false),
