@@ -275,7 +275,8 @@ def main():
                         truth_points = resample(truth, 5)
                         truth_index = LineIndex([truth], lat0)
                         path = match_path(trace, sigma)
-                        row = {"extract": name, "interval": interval, "sigma": sigma, "points": len(trace), "truth_by": "navgraph" if source is nav else "osrm"}
+                        row = {"extract": name, "interval": interval, "sigma": sigma, "points": len(trace), "truth_by": "navgraph" if source is nav else "osrm",
+                               "path": path}
                         for label, client in (("navgraph", nav), ("osrm", peer)):
                             status, answer, ms = get(client, path)
                             recall, precision = score(answer, truth_points, truth_index, lat0) if status == 200 else (0.0, 0.0)

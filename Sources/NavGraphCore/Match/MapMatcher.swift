@@ -16,6 +16,8 @@ public final class MapMatcher {
     private let finder: MatchCandidateFinder
     // Viterbi lattice, flat over all layers of the current chain: layer l's candidates are start[l]..<start[l + 1].
     private var snaps: [Snap] = []
+    /// Each candidate's search starts, made once and used in the tables of both steps it takes part in.
+    private var points: [MatrixPoint?] = []
     private var score: [Double] = []
     private var parent: [Int32] = []
     private var stepMetres: [Double] = []
@@ -23,9 +25,10 @@ public final class MapMatcher {
     private var layerPoint: [Int] = []
     // Scratch.
     private var found: [Snap] = []
+    private var foundPoints: [MatrixPoint?] = []
     private var nearest: [Snap] = []
-    private var sources: [Snap?] = []
-    private var targets: [Snap?] = []
+    private var sources: [MatrixPoint?] = []
+    private let planner: RoutePlanner
 
     public init(router: Router, options: MatchOptions = MatchOptions()) {
         self.router = router
@@ -35,6 +38,7 @@ public final class MapMatcher {
         table.strategy = .buckets
         table.threads = 1
         finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
+        planner = RoutePlanner(graph: router.graph, costs: router.costs)
     }
 
     /// The σ of a point: its own, else the model's default.
@@ -66,6 +70,8 @@ public final class MapMatcher {
             finder.candidates(around: point.coordinate, radius: radius, maximumEdges: options.model.maximumEdges, metric: metric,
                               nearest: &nearest, into: &found)
             if found.isEmpty { continue }
+            foundPoints.removeAll(keepingCapacity: true)
+            for snap in found { foundPoints.append(table.point(snap, planner: planner)) }
             var joined = false
             if let previous = previousPoint, !breaksBetween(trace[previous], point) {
                 joined = addLayer(index, trace: trace, sigma: sigma)
@@ -92,7 +98,7 @@ public final class MapMatcher {
     }
 
     private func resetChain() {
-        snaps.removeAll(keepingCapacity: true); score.removeAll(keepingCapacity: true)
+        snaps.removeAll(keepingCapacity: true); points.removeAll(keepingCapacity: true); score.removeAll(keepingCapacity: true)
         parent.removeAll(keepingCapacity: true); stepMetres.removeAll(keepingCapacity: true)
         layerStart.removeAll(keepingCapacity: true); layerStart.append(0)
         layerPoint.removeAll(keepingCapacity: true)
@@ -104,8 +110,9 @@ public final class MapMatcher {
     }
 
     private func startChain(_ point: Int, sigma: Double) {
-        for snap in found {
+        for (snap, point) in zip(found, foundPoints) {
             snaps.append(snap)
+            points.append(point)
             score.append(Self.emission(snap, sigma: sigma))
             parent.append(-1)
             stepMetres.append(0)
@@ -119,13 +126,9 @@ public final class MapMatcher {
         let last = layerPoint.count - 1
         let from = layerStart[last], to = layerStart[last + 1]
         sources.removeAll(keepingCapacity: true)
-        targets.removeAll(keepingCapacity: true)
-        // One table both ways: previous → current (rows 0..<p, columns 0..<c) for the transitions, and current →
-        // previous (rows p..., columns c...) to recognise a fix that lies a little behind the previous one.
-        for i in from..<to { sources.append(score[i] > -.infinity ? snaps[i] : nil) }
-        for snap in found { sources.append(snap); targets.append(snap) }
-        for i in from..<to { targets.append(score[i] > -.infinity ? snaps[i] : nil) }
-        let matrix = table.compute(sources: sources, destinations: targets)
+        for i in from..<to { sources.append(score[i] > -.infinity ? points[i] : nil) }
+        // Two tables: previous → current for the transitions, and current → previous to recognise a fix that lies a
+        // little behind the previous one.
         let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
         let beta = options.model.beta(sigma: sigma)
         let tolerance = max(5, options.model.standstillSigmas * sigma)
@@ -133,9 +136,13 @@ public final class MapMatcher {
         if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
             limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
         }
+        table.costBound = options.model.costBound(metres: limit)
+        let forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner)
+        table.costBound = options.model.costBound(metres: tolerance)
+        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner)
         var any = false
-        let previousCount = to - from, columns = found.count, width = columns + previousCount
-        func metres(_ row: Int, _ column: Int) -> Double? {
+        let previousCount = to - from, columns = found.count
+        func metres(_ matrix: TravelMatrix, _ row: Int, _ column: Int, width: Int) -> Double? {
             let cell = row * width + column
             guard matrix.cost[cell] != TravelMatrix.unreachable else { return nil }
             return matrix.distance?[cell]
@@ -143,9 +150,9 @@ public final class MapMatcher {
         for (j, candidate) in found.enumerated() {
             var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0, bestStill = false
             for i in from..<to where score[i] > -.infinity {
-                var distance = metres(i - from, j) ?? .infinity
+                var distance = metres(forward, i - from, j, width: columns) ?? .infinity
                 var still = false
-                if let back = metres(previousCount + j, columns + i - from), back <= tolerance, back < distance {
+                if let back = metres(backward, j, i - from, width: previousCount), back <= tolerance, back < distance {
                     distance = 0
                     still = true
                 }
@@ -159,15 +166,17 @@ public final class MapMatcher {
                 var still = snaps[Int(bestParent)]
                 still.distance = Geo.haversine(trace[point].coordinate, still.point)
                 snaps.append(still)
+                points.append(points[Int(bestParent)])
             } else {
                 snaps.append(candidate)
+                points.append(foundPoints[j])
             }
             score.append(bestParent >= 0 ? best + Self.emission(candidate, sigma: sigma) : -.infinity)
             parent.append(bestParent)
             stepMetres.append(bestMetres)
         }
         if !any {
-            snaps.removeLast(columns); score.removeLast(columns); parent.removeLast(columns); stepMetres.removeLast(columns)
+            snaps.removeLast(columns); points.removeLast(columns); score.removeLast(columns); parent.removeLast(columns); stepMetres.removeLast(columns)
             return false
         }
         layerStart.append(snaps.count)

@@ -27,8 +27,20 @@ public struct MatchModel: Sendable {
     public var standstillSigmas = 2.0
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
     public var tidyMetres = 10.0
+    /// A transition is sought only among routes that take at most its longest accepted length at this speed (m/s),
+    /// plus `transitionTurnAllowance`: the bound that keeps each step's searches local. 2 m/s is walking pace, so a
+    /// route of acceptable length that takes longer is a crawl no trace samples.
+    public var minimumTransitionSpeed = 2.0
+    /// Seconds added to that bound for turns and signals on the way (a U-turn costs about 27 s).
+    public var transitionTurnAllowance = 120.0
 
     public init() {}
+
+    /// The cost bound (ms) of a step's searches for routes of at most `metres`.
+    package func costBound(metres: Double) -> UInt32 {
+        let seconds = metres / max(0.1, minimumTransitionSpeed) + transitionTurnAllowance
+        return UInt32(min(Double(CCHMetric.infinity - 1), max(0, seconds * 1000)))
+    }
 
     /// β for a trace of noise σ.
     package func beta(sigma: Double) -> Double { sigma <= 10 ? beta : beta * pow(2, (sigma - 10) / 10) }

@@ -19,6 +19,12 @@ public final class BucketManyToMany {
     /// computes one small table per trace step).
     /// Threads a table uses (one per core; map matching's tables of a few cells use one).
     public var threads = Parallel.workerCount
+    /// With a bound, the searches stop relaxing beyond it and skip `UpwardSearch.dropInexactLabels`: every cell
+    /// whose cost is at most the bound is exact, its attributes those of one of its cheapest paths (legs may take
+    /// another of equal cost); a cell above the bound is left unreachable. Cells of one edge come from the buckets
+    /// too (a meeting that would drive the edge backwards is skipped), not from a leg search each. Map matching
+    /// bounds each step's table by the longest transition it can accept. Bounded tables need path attributes.
+    package var costBound: UInt32?
     private lazy var workers = (0..<max(1, threads)).map { _ in BucketWorker(graph: router.graph, attributes: attributes) }
     private lazy var buckets = BucketStore(nodeCount: router.graph.routingNodeCount, width: attributes?.width ?? 0)
 
@@ -39,11 +45,21 @@ public final class BucketManyToMany {
 
     /// The table between snapped points; nil snaps give unreachable rows or columns.
     public func compute(sources: [Snap?], destinations: [Snap?]) -> TravelMatrix {
-        let graph = router.graph
-        let planner = RoutePlanner(graph: graph, costs: router.costs)
+        let planner = RoutePlanner(graph: router.graph, costs: router.costs)
         let sourcePoints = matrixPoints(sources, planner: planner)
         let targetPoints = Self.samePoints(sources, destinations) ? sourcePoints : matrixPoints(destinations, planner: planner)
-        let rows = sources.count, columns = destinations.count
+        return compute(sourcePoints: sourcePoints, targetPoints: targetPoints, planner: planner)
+    }
+
+    /// The search starts of a snap for this engine's metric and attributes, for callers that reuse a point in many
+    /// tables (map matching uses each candidate in two steps).
+    package func point(_ snap: Snap, planner: RoutePlanner) -> MatrixPoint {
+        MatrixPoint(snap: snap, metric: metric, planner: planner, attributes: attributes)
+    }
+
+    /// The table between points made by `point(_:planner:)` (or `matrixPoints`); nil points give unreachable rows or columns.
+    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner) -> TravelMatrix {
+        let rows = sourcePoints.count, columns = targetPoints.count
         let width = attributes?.width ?? 0
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: rows * columns)
         var values = ContiguousArray<Double>(repeating: 0, count: rows * columns * width)
@@ -73,7 +89,7 @@ public final class BucketManyToMany {
                             var column = chunkStart + index
                             while column < chunkEnd {
                                 if let point = targetPoints[column], !point.targets.isEmpty {
-                                    worker.collect(point, target: UInt32(column - chunkStart), weights: backward, down: forward)
+                                    worker.collect(point, target: UInt32(column - chunkStart), weights: backward, down: forward, bound: costBound)
                                 }
                                 column += workers.count
                             }
@@ -87,7 +103,7 @@ public final class BucketManyToMany {
                             var row = index
                             while row < rows {
                                 if let point = sourcePoints[row], !point.sources.isEmpty {
-                                    worker.scan(point, buckets: buckets, shifts: shifts, weights: forward, down: backward,
+                                    worker.scan(point, buckets: buckets, shifts: shifts, weights: forward, down: backward, bound: costBound,
                                                 row: row, firstColumn: chunkStart, columns: columns, costOut: costOut, valueOut: valueOut, meetOut: meetOut)
                                 }
                                 row += workers.count
@@ -117,7 +133,8 @@ public final class BucketManyToMany {
         }
         var matrix = TravelMatrix(sourceCount: rows, destinationCount: columns, cost: cost, distance: nil, exactDuration: nil,
                                   algorithm: "CCH buckets (\(workers.count) threads, \((columns + chunk - 1) / chunk) bucket pass(es))")
-        sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width)
+        sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width,
+                      onlyLoops: costBound != nil && width > 0)
         if width > 0 {
             if kinds.contains(.distance) {
                 matrix.distance = ContiguousArray((0..<(rows * columns)).lazy.map { values[$0 * width] })
@@ -204,8 +221,12 @@ public final class BucketManyToMany {
     /// Cells whose source and destination lie on the same road edge, computed as legs do: driving straight
     /// along the edge when the destination lies ahead (nothing else can be faster), else the general search
     /// that first leaves the edge (`Router.legPath`).
+    /// With `onlyLoops` (bounded tables, whose buckets give every other same-edge cell), only the cells whose
+    /// target lies behind the source on a direction they share: their path leaves the edge and comes back to it,
+    /// which no pair of upward searches from that one routing node can describe.
     private func sameEdgeCells(_ sources: [MatrixPoint?], _ targets: [MatrixPoint?], planner: RoutePlanner,
-                               cost: inout ContiguousArray<UInt32>, values: inout ContiguousArray<Double>, width: Int) {
+                               cost: inout ContiguousArray<UInt32>, values: inout ContiguousArray<Double>, width: Int,
+                               onlyLoops: Bool = false) {
         var targetsByEdge: [Int: [Int]] = [:]
         for (column, point) in targets.enumerated() { if let point { targetsByEdge[point.snap.edge, default: []].append(column) } }
         let columns = targets.count
@@ -213,6 +234,9 @@ public final class BucketManyToMany {
             guard let source, let columnsOnEdge = targetsByEdge[source.snap.edge] else { continue }
             for column in columnsOnEdge {
                 guard let target = targets[column] else { continue }
+                if onlyLoops && !source.partial.contains(where: { departure in
+                    target.partial.contains { $0.node == departure.node && $0.cost < departure.cost }
+                }) { continue }
                 let index = row * columns + column
                 var found: (cost: Int, values: (Double, Double))?
                 var direct: (cost: Int, node: Int)?
@@ -231,7 +255,7 @@ public final class BucketManyToMany {
                 } else if let leg = router.legPath(from: source.snap, to: target.snap, metric: metric, algorithm: .hierarchy) {
                     found = (leg.cost, attributes?.path(leg.nodes, source: source.snap, target: target.snap, planner: planner) ?? (0, 0))
                 }
-                guard let found, found.cost >= 0, found.cost < Int(CCHMetric.infinity) else {
+                guard let found, found.cost >= 0, found.cost < Int(CCHMetric.infinity), found.cost <= Int(costBound ?? UInt32.max) else {
                     cost[index] = TravelMatrix.unreachable
                     continue
                 }
@@ -243,12 +267,17 @@ public final class BucketManyToMany {
     }
 }
 
-/// Bucket entries of one chunk of targets in compressed rows by node: entries of node v are
-/// `start[v]..<start[v + 1]`. Reused for every chunk (its node-sized array is allocated once). With attributes,
-/// also the targets' search trees (each entry's node in `tree…`), whose path values are summed on demand.
+/// Bucket entries of one chunk of targets in compressed rows by the nodes that hold any: node v's entries are
+/// `start[k]..<start[k + 1]` where `nodeSlot[v]` names slot k under the current fill's stamp. Filling costs the
+/// entries, not the graph's size, so the small tables of map matching stay cheap. Reused for every chunk (its
+/// node-sized array is allocated once).
 package final class BucketStore: @unchecked Sendable {
     package let width: Int
-    package var start: ContiguousArray<UInt32>
+    /// Per routing node: the fill's stamp (high 32 bits) and the node's slot (low 32 bits); a node whose stamp is
+    /// not the current one has no entries.
+    package var nodeSlot: ContiguousArray<UInt64>
+    package var stamp: UInt32 = 0
+    package var start = ContiguousArray<UInt32>()
     package var target = ContiguousArray<UInt32>()
     package var label = ContiguousArray<UInt32>()
     /// Tree node of each entry (with attributes).
@@ -261,10 +290,11 @@ package final class BucketStore: @unchecked Sendable {
     private var treeValues: UnsafeMutablePointer<Double>
     private var treeSummed: UnsafeMutablePointer<Bool>
     private var treeCapacity = 0
+    private var slotNodes = ContiguousArray<UInt32>()
 
     package init(nodeCount: Int, width: Int) {
         self.width = width
-        start = ContiguousArray(repeating: 0, count: nodeCount + 1)
+        nodeSlot = ContiguousArray(repeating: 0, count: max(1, nodeCount))
         treeValues = .allocate(capacity: 1)
         treeSummed = .allocate(capacity: 1)
     }
@@ -274,31 +304,79 @@ package final class BucketStore: @unchecked Sendable {
         treeSummed.deallocate()
     }
 
-    /// Sorts the workers' entries into buckets by node (counting sort) and joins their trees.
+    /// Sorts the workers' entries into buckets by node (counting sort over the nodes that hold entries) and joins
+    /// their trees.
     package func fill(from workers: [BucketWorker]) {
-        let nodeCount = start.count - 1
-        for node in 0...nodeCount { start[node] = 0 }
-        var total = 0
-        for worker in workers {
-            for entry in worker.entries { start[Int(entry.node) + 1] += 1 }
-            total += worker.entries.count
+        stamp &+= 1
+        if stamp == 0 {
+            // The stamp wrapped: clear every node's slot once, so that no old slot reads as current.
+            nodeSlot.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            stamp = 1
         }
-        for node in 0..<nodeCount { start[node + 1] += start[node] }
+        let current = UInt64(stamp) << 32
+        var total = 0
+        slotNodes.removeAll(keepingCapacity: true)
+        start.removeAll(keepingCapacity: true)
+        start.append(0)
+        nodeSlot.withUnsafeMutableBufferPointer { nodeSlot in
+            for worker in workers {
+                total += worker.entries.count
+                worker.entries.withUnsafeBufferPointer { entries in
+                    for entry in entries {
+                        let node = Int(entry.node)
+                        if nodeSlot[node] & 0xFFFF_FFFF_0000_0000 != current {
+                            nodeSlot[node] = current | UInt64(slotNodes.count)
+                            slotNodes.append(entry.node)
+                            start.append(0)
+                        }
+                        start[Int(nodeSlot[node] & 0xFFFF_FFFF) + 1] += 1
+                    }
+                }
+            }
+        }
+        let slots = slotNodes.count
+        start.withUnsafeMutableBufferPointer { start in
+            for slot in 0..<slots { start[slot + 1] += start[slot] }
+        }
         target = ContiguousArray(repeating: 0, count: total)
         label = ContiguousArray(repeating: 0, count: total)
         if width > 0 { joinTrees(workers, entries: total) }
         var cursor = start
         var treeOffset = 0
-        for worker in workers {
-            for entry in worker.entries {
-                let slot = Int(cursor[Int(entry.node)])
-                cursor[Int(entry.node)] += 1
-                target[slot] = entry.target
-                label[slot] = entry.label
-                if width > 0 { tree[slot] = entry.tree + UInt32(treeOffset) }
+        let tracking = width > 0
+        nodeSlot.withUnsafeBufferPointer { nodeSlot in
+            cursor.withUnsafeMutableBufferPointer { cursor in
+                target.withUnsafeMutableBufferPointer { target in
+                    label.withUnsafeMutableBufferPointer { label in
+                        tree.withUnsafeMutableBufferPointer { tree in
+                            for worker in workers {
+                                worker.entries.withUnsafeBufferPointer { entries in
+                                    for entry in entries {
+                                        let slot = Int(nodeSlot[Int(entry.node)] & 0xFFFF_FFFF)
+                                        let index = Int(cursor[slot])
+                                        cursor[slot] += 1
+                                        target[index] = entry.target
+                                        label[index] = entry.label
+                                        if tracking { tree[index] = entry.tree + UInt32(treeOffset) }
+                                    }
+                                }
+                                treeOffset += worker.treeParent.count
+                            }
+                        }
+                    }
+                }
             }
-            treeOffset += worker.treeParent.count
         }
+    }
+
+    /// The entries of `node` in the current fill (empty where it holds none).
+    @inline(__always)
+    package static func entries(of node: Int, nodeSlot: UnsafeBufferPointer<UInt64>, stamp: UInt64,
+                                start: UnsafeBufferPointer<UInt32>) -> Range<Int> {
+        let value = nodeSlot[node]
+        guard value & 0xFFFF_FFFF_0000_0000 == stamp else { return 0..<0 }
+        let slot = Int(value & 0xFFFF_FFFF)
+        return Int(start[slot])..<Int(start[slot + 1])
     }
 
     private func joinTrees(_ workers: [BucketWorker], entries: Int) {
@@ -383,14 +461,16 @@ package final class BucketWorker: @unchecked Sendable {
 
     /// Backward upward search from a target; appends an entry for every node whose label is exact (and, with
     /// attributes, the node to its tree).
-    package func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>) {
-        search.run(point.targets[...], weights: weights, parents: width > 0)
-        search.dropInexactLabels(down: down)
+    package func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>,
+                         bound: UInt32?) {
+        let limit = bound.map { UInt64($0) + UInt64(point.shift) } ?? UInt64(UInt32.max - 1)
+        search.run(point.targets[...], weights: weights, parents: width > 0, bound: UInt32(min(limit, UInt64(CCHMetric.infinity - 1))))
+        if bound == nil { search.dropInexactLabels(down: down) }
         serial &+= 1
         for node32 in search.nodes {
             let node = Int(node32)
             let value = search.label[node]
-            if value == UInt32.max { continue }
+            if UInt64(value) > limit { continue }
             guard width > 0, let memo else {
                 entries.append(Entry(node: UInt32(node), target: target, label: value, tree: 0))
                 continue
@@ -415,10 +495,11 @@ package final class BucketWorker: @unchecked Sendable {
     /// Forward upward search from a source, then the buckets of every node it reached; writes the row's cells
     /// of the current chunk (with attributes: the source's part of each path and the entry it met).
     package func scan(_ point: MatrixPoint, buckets: BucketStore, shifts: ContiguousArray<UInt32>, weights: UnsafeBufferPointer<UInt32>,
-              down: UnsafeBufferPointer<UInt32>, row: Int, firstColumn: Int, columns: Int,
+              down: UnsafeBufferPointer<UInt32>, bound: UInt32?, row: Int, firstColumn: Int, columns: Int,
               costOut: SharedBuffer<UInt32>, valueOut: SharedBuffer<Double>, meetOut: SharedBuffer<UInt32>) {
-        search.run(point.sources[...], weights: weights, parents: width > 0)
-        search.dropInexactLabels(down: down)
+        let limit = bound ?? UInt32.max - 1
+        search.run(point.sources[...], weights: weights, parents: width > 0, bound: min(limit, CCHMetric.infinity - 1))
+        if bound == nil { search.dropInexactLabels(down: down) }
         let count = shifts.count
         if best.count < count {
             best = ContiguousArray(repeating: UInt64.max, count: count)
@@ -427,7 +508,9 @@ package final class BucketWorker: @unchecked Sendable {
         }
         for column in 0..<count { best[column] = UInt64.max }
         let label = search.label
-        let tracking = width > 0
+        let tracking = width > 0, bounded = bound != nil
+        let currentStamp = UInt64(buckets.stamp) << 32
+        buckets.nodeSlot.withUnsafeBufferPointer { nodeSlot in
         buckets.start.withUnsafeBufferPointer { start in
             buckets.target.withUnsafeBufferPointer { target in
                 buckets.label.withUnsafeBufferPointer { entryLabel in
@@ -438,7 +521,8 @@ package final class BucketWorker: @unchecked Sendable {
                                     let node = Int(node32)
                                     let forward = label[node]
                                     if forward == UInt32.max { continue }
-                                    let begin = Int(start[node]), end = Int(start[node + 1])
+                                    let range = BucketStore.entries(of: node, nodeSlot: nodeSlot, stamp: currentStamp, start: start)
+                                    let begin = range.lowerBound, end = range.upperBound
                                     if begin == end { continue }
                                     let base = UInt64(forward)
                                     if !tracking {
@@ -446,6 +530,19 @@ package final class BucketWorker: @unchecked Sendable {
                                             let total = base + UInt64(entryLabel[entry])
                                             let column = Int(target[entry])
                                             if total < best[column] { best[column] = total }
+                                        }
+                                    } else if bounded {
+                                        // A meeting below the column's shift is a target behind the source on one
+                                        // edge, met at the edge itself: not a path, so it must not hide the
+                                        // cheapest real one (the route around), which the buckets also hold.
+                                        for entry in begin..<end {
+                                            let total = base + UInt64(entryLabel[entry])
+                                            let column = Int(target[entry])
+                                            if total < best[column] && total >= UInt64(shifts[column]) {
+                                                best[column] = total
+                                                bestEntry[column] = UInt32(entry)
+                                                bestNode[column] = node32
+                                            }
                                         }
                                     } else {
                                         for entry in begin..<end {
@@ -465,11 +562,12 @@ package final class BucketWorker: @unchecked Sendable {
                 }
             }
         }
+        }
         let infinity = UInt64(CCHMetric.infinity)
         for column in 0..<count {
             let index = row * columns + firstColumn + column
             let total = best[column], shift = UInt64(shifts[column])
-            guard total != UInt64.max, total < infinity + shift, total >= shift else { continue }
+            guard total != UInt64.max, total < infinity + shift, total >= shift, total - shift <= UInt64(limit) else { continue }
             costOut.pointer[index] = UInt32(total - shift)
             if tracking, let memo {
                 let up = search.pathValue(of: Int(bestNode[column]), memo: memo, up: true)

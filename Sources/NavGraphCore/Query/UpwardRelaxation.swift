@@ -1,15 +1,16 @@
 extension CCHView {
     /// Relaxes the upward arcs of `nodes` (ancestors in increasing rank) over `weights` with a strict `<`, the one
     /// relaxation every elimination-tree search shares: a head whose label an arc lowers gets the new label, then
-    /// `improved(head, arc, tail)` runs (to record the predecessor, or nothing). Inlined into each caller's loop.
+    /// `improved(head, arc, tail)` runs (to record the predecessor, or nothing). Nodes whose label exceeds `bound`
+    /// are not relaxed from (a search that only needs costs up to the bound). Inlined into each caller's loop.
     @inline(__always)
     package func relaxUpward(_ nodes: ContiguousArray<Int32>, labels: UnsafeMutableBufferPointer<UInt32>, weights: UnsafeBufferPointer<UInt32>,
-                     improved: (_ head: Int, _ arc: Int, _ tail: Int32) -> Void) {
+                     bound: UInt32 = CCHMetric.infinity - 1, improved: (_ head: Int, _ arc: Int, _ tail: Int32) -> Void) {
         let firstUp = self.firstUp, upHead = self.upHead
         for node32 in nodes {
             let node = Int(node32)
             let base = labels[node]
-            if base >= CCHMetric.infinity { continue }
+            if base > bound { continue }
             for arc in Int(firstUp[node])..<Int(firstUp[node + 1]) {
                 let weight = weights[arc]
                 if weight >= CCHMetric.infinity { continue }

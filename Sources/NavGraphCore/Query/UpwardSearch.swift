@@ -85,8 +85,10 @@ package final class UpwardSearch {
 
     /// Upward search from `starts` over `weights` (the hierarchy's forward weights for a forward search,
     /// backward weights for a backward one). With `parents` (and a width), also each node's chosen arc, for
-    /// `pathValue` and for callers that keep the search tree.
-    package func run(_ starts: ArraySlice<SearchStart>, weights: UnsafeBufferPointer<UInt32>, parents: Bool = false) {
+    /// `pathValue` and for callers that keep the search tree. With a `bound`, nodes whose label exceeds it are not
+    /// relaxed from: labels up to the bound stay exact, higher ones are not.
+    package func run(_ starts: ArraySlice<SearchStart>, weights: UnsafeBufferPointer<UInt32>, parents: Bool = false,
+                     bound: UInt32 = CCHMetric.infinity - 1) {
         reset()
         let parent = cch.parent
         for start in starts {
@@ -109,13 +111,13 @@ package final class UpwardSearch {
         }
         if tracking {
             let parentArc = self.parentArc, parentNode = self.parentNode
-            cch.relaxUpward(nodes, labels: label, weights: weights) { head, arc, tail in
+            cch.relaxUpward(nodes, labels: label, weights: weights, bound: bound) { head, arc, tail in
                 parentArc[head] = Int32(arc)
                 parentNode[head] = tail
             }
             for start in starts where parentArc[start.node] < 0 { summed[start.node] = true }
         } else {
-            cch.relaxUpward(nodes, labels: label, weights: weights) { _, _, _ in }
+            cch.relaxUpward(nodes, labels: label, weights: weights, bound: bound) { _, _, _ in }
         }
     }
 
