@@ -139,7 +139,7 @@ public final class MapMatcher {
         table.costBound = options.model.costBound(metres: limit)
         let forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner)
         table.costBound = options.model.costBound(metres: tolerance)
-        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner)
+        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner, loops: false)
         var any = false
         let previousCount = to - from, columns = found.count
         func metres(_ matrix: TravelMatrix, _ row: Int, _ column: Int, width: Int) -> Double? {

@@ -58,7 +58,9 @@ public final class BucketManyToMany {
     }
 
     /// The table between points made by `point(_:planner:)` (or `matrixPoints`); nil points give unreachable rows or columns.
-    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner) -> TravelMatrix {
+    /// Without `loops`, a bounded table leaves unreachable the cells whose path must leave the edge and come back to it
+    /// (map matching's search for a fix just behind the previous one wants none of them).
+    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner, loops: Bool = true) -> TravelMatrix {
         let rows = sourcePoints.count, columns = targetPoints.count
         let width = attributes?.width ?? 0
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: rows * columns)
@@ -133,8 +135,10 @@ public final class BucketManyToMany {
         }
         var matrix = TravelMatrix(sourceCount: rows, destinationCount: columns, cost: cost, distance: nil, exactDuration: nil,
                                   algorithm: "CCH buckets (\(workers.count) threads, \((columns + chunk - 1) / chunk) bucket pass(es))")
-        sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width,
-                      onlyLoops: costBound != nil && width > 0)
+        let bounded = costBound != nil && width > 0
+        if loops || !bounded {
+            sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width, onlyLoops: bounded)
+        }
         if width > 0 {
             if kinds.contains(.distance) {
                 matrix.distance = ContiguousArray((0..<(rows * columns)).lazy.map { values[$0 * width] })
@@ -382,6 +386,9 @@ package final class BucketStore: @unchecked Sendable {
     private func joinTrees(_ workers: [BucketWorker], entries: Int) {
         tree = ContiguousArray(repeating: 0, count: entries)
         let count = workers.reduce(0) { $0 + $1.treeParent.count }
+        var treeParent = ContiguousArray<Int32>(), treeArc = ContiguousArray<Int32>(), treeLow = ContiguousArray<Int32>()
+        swap(&treeParent, &self.treeParent); swap(&treeArc, &self.treeArc); swap(&treeLow, &self.treeLow)
+        defer { swap(&treeParent, &self.treeParent); swap(&treeArc, &self.treeArc); swap(&treeLow, &self.treeLow) }
         treeParent.removeAll(keepingCapacity: true); treeArc.removeAll(keepingCapacity: true); treeLow.removeAll(keepingCapacity: true)
         if count > treeCapacity {
             treeValues.deallocate(); treeSummed.deallocate()
@@ -389,15 +396,24 @@ package final class BucketStore: @unchecked Sendable {
             treeValues = .allocate(capacity: max(1, count * width))
             treeSummed = .allocate(capacity: max(1, count))
         }
+        let treeValues = self.treeValues, treeSummed = self.treeSummed, width = self.width
         var offset = 0
         for worker in workers {
-            for (index, parent) in worker.treeParent.enumerated() {
-                treeParent.append(parent < 0 ? -1 : parent + Int32(offset))
-                treeArc.append(worker.treeArc[index])
-                treeLow.append(worker.treeLow[index])
-                let root = parent < 0
-                treeSummed[offset + index] = root
-                if root { for k in 0..<width { treeValues[(offset + index) * width + k] = worker.rootValues[index * width + k] } }
+            worker.treeParent.withUnsafeBufferPointer { parents in
+                worker.treeArc.withUnsafeBufferPointer { arcs in
+                    worker.treeLow.withUnsafeBufferPointer { lows in
+                        worker.rootValues.withUnsafeBufferPointer { rootValues in
+                            for (index, parent) in parents.enumerated() {
+                                treeParent.append(parent < 0 ? -1 : parent + Int32(offset))
+                                treeArc.append(arcs[index])
+                                treeLow.append(lows[index])
+                                let root = parent < 0
+                                treeSummed[offset + index] = root
+                                if root { for k in 0..<width { treeValues[(offset + index) * width + k] = rootValues[index * width + k] } }
+                            }
+                        }
+                    }
+                }
             }
             offset += worker.treeParent.count
         }
@@ -467,9 +483,22 @@ package final class BucketWorker: @unchecked Sendable {
         search.run(point.targets[...], weights: weights, parents: width > 0, bound: UInt32(min(limit, UInt64(CCHMetric.infinity - 1))))
         if bound == nil { search.dropInexactLabels(down: down) }
         serial &+= 1
+        // The lists are moved out of the object for the loop, so that appending to them costs no exclusivity check.
+        var entries = ContiguousArray<Entry>(), treeParent = ContiguousArray<Int32>(), treeArc = ContiguousArray<Int32>()
+        var treeLow = ContiguousArray<Int32>(), rootValues = ContiguousArray<Double>()
+        var treeNodeOf = ContiguousArray<Int32>(), stamp = ContiguousArray<UInt32>()
+        swap(&entries, &self.entries); swap(&treeParent, &self.treeParent); swap(&treeArc, &self.treeArc)
+        swap(&treeLow, &self.treeLow); swap(&rootValues, &self.rootValues)
+        swap(&treeNodeOf, &self.treeNodeOf); swap(&stamp, &self.stamp)
+        defer {
+            swap(&entries, &self.entries); swap(&treeParent, &self.treeParent); swap(&treeArc, &self.treeArc)
+            swap(&treeLow, &self.treeLow); swap(&rootValues, &self.rootValues)
+            swap(&treeNodeOf, &self.treeNodeOf); swap(&stamp, &self.stamp)
+        }
+        let serial = self.serial, width = self.width, search = self.search, label = search.label
         for node32 in search.nodes {
             let node = Int(node32)
-            let value = search.label[node]
+            let value = label[node]
             if UInt64(value) > limit { continue }
             guard width > 0, let memo else {
                 entries.append(Entry(node: UInt32(node), target: target, label: value, tree: 0))
