@@ -1,22 +1,24 @@
 /// A snapped matrix point as search starts: as a source (the rest of its edge to drive) and as a target
 /// (the part of its edge not driven is refunded), with the partial edge costs legs use (`RoutePlanner`).
-package struct MatrixPoint: Sendable {
-    package var snap: Snap
+/// Immutable once made, so tables and threads share it freely (map matching uses each candidate's in two steps).
+package final class MatrixPoint: Sendable {
+    package let snap: Snap
     /// Forward search starts: cost and attributes from the snap to the end of each usable direction's edge.
-    package var sources: [SearchStart] = []
+    package let sources: [SearchStart]
     /// Backward search starts: `shift` − the refund of each usable direction, attributes of the part driven
     /// minus the whole edge (arcs add the whole edge they enter).
-    package var targets: [SearchStart] = []
+    package let targets: [SearchStart]
     /// The largest refund, added to every backward label so that labels stay unsigned (as `CCHSearch` does).
-    package var shift: UInt32 = 0
+    package let shift: UInt32
     /// Cost from the start of each usable direction's edge to the snap.
-    package var partial: [(node: Int, cost: UInt32)] = []
+    package let partial: [(node: Int, cost: UInt32)]
 
     package init(snap: Snap, metric: RoutingMetric, planner: RoutePlanner, attributes: PathAttributes?) {
         self.snap = snap
         let graph = planner.graph
-        partial = planner.partialCosts(of: snap, metric: metric).map { ($0.key, $0.value) }.sorted { $0.node < $1.node }
-        shift = partial.map { metric.nodeWeight[$0.node] - $0.cost }.max() ?? 0
+        let partial = planner.partialCosts(of: snap, metric: metric).map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }
+        let shift = partial.map { metric.nodeWeight[$0.0] - $0.1 }.max() ?? 0
+        var sources: [SearchStart] = [], targets: [SearchStart] = []
         for (node, cost) in partial {
             let d = Int(graph.routingEdge[node])
             let position = planner.position(of: snap, onDirectedEdge: d)
@@ -32,5 +34,9 @@ package struct MatrixPoint: Sendable {
             sources.append(SearchStart(node: node, cost: refund, values: remaining))
             targets.append(SearchStart(node: node, cost: shift - refund, values: driven))
         }
+        self.partial = partial.map { (node: $0.0, cost: $0.1) }
+        self.shift = shift
+        self.sources = sources
+        self.targets = targets
     }
 }
