@@ -137,9 +137,9 @@ public final class MapMatcher {
             limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
         }
         table.costBound = options.model.costBound(metres: limit)
-        let forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner)
+        let forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner, loopMetres: limit)
         table.costBound = options.model.costBound(metres: tolerance)
-        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner, loops: false)
+        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner, loopMetres: 0)
         var any = false
         let previousCount = to - from, columns = found.count
         func metres(_ matrix: TravelMatrix, _ row: Int, _ column: Int, width: Int) -> Double? {

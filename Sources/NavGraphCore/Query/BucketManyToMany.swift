@@ -58,9 +58,11 @@ public final class BucketManyToMany {
     }
 
     /// The table between points made by `point(_:planner:)` (or `matrixPoints`); nil points give unreachable rows or columns.
-    /// Without `loops`, a bounded table leaves unreachable the cells whose path must leave the edge and come back to it
-    /// (map matching's search for a fix just behind the previous one wants none of them).
-    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner, loops: Bool = true) -> TravelMatrix {
+    /// A bounded table leaves unreachable the cells whose path must leave the edge and come back to it when that
+    /// path would be longer than `loopMetres` (its part on the edge alone is): map matching accepts no transition
+    /// longer than its limit, and its search for a fix just behind the previous one wants no loop at all.
+    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner,
+                         loopMetres: Double = .infinity) -> TravelMatrix {
         let rows = sourcePoints.count, columns = targetPoints.count
         let width = attributes?.width ?? 0
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: rows * columns)
@@ -136,8 +138,9 @@ public final class BucketManyToMany {
         var matrix = TravelMatrix(sourceCount: rows, destinationCount: columns, cost: cost, distance: nil, exactDuration: nil,
                                   algorithm: "CCH buckets (\(workers.count) threads, \((columns + chunk - 1) / chunk) bucket pass(es))")
         let bounded = costBound != nil && width > 0
-        if loops || !bounded {
-            sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width, onlyLoops: bounded)
+        if loopMetres > 0 || !bounded {
+            sameEdgeCells(sourcePoints, targetPoints, planner: planner, cost: &matrix.cost, values: &values, width: width,
+                          loopMetres: bounded ? loopMetres : nil)
         }
         if width > 0 {
             if kinds.contains(.distance) {
@@ -225,12 +228,13 @@ public final class BucketManyToMany {
     /// Cells whose source and destination lie on the same road edge, computed as legs do: driving straight
     /// along the edge when the destination lies ahead (nothing else can be faster), else the general search
     /// that first leaves the edge (`Router.legPath`).
-    /// With `onlyLoops` (bounded tables, whose buckets give every other same-edge cell), only the cells whose
+    /// With `loopMetres` (bounded tables, whose buckets give every other same-edge cell), only the cells whose
     /// target lies behind the source on a direction they share: their path leaves the edge and comes back to it,
-    /// which no pair of upward searches from that one routing node can describe.
+    /// which no pair of upward searches from that one routing node can describe; and of those only the ones whose
+    /// part on the edge (from the source to its end, from its start to the target) is at most `loopMetres`.
     private func sameEdgeCells(_ sources: [MatrixPoint?], _ targets: [MatrixPoint?], planner: RoutePlanner,
                                cost: inout ContiguousArray<UInt32>, values: inout ContiguousArray<Double>, width: Int,
-                               onlyLoops: Bool = false) {
+                               loopMetres: Double? = nil) {
         var targetsByEdge: [Int: [Int]] = [:]
         for (column, point) in targets.enumerated() { if let point { targetsByEdge[point.snap.edge, default: []].append(column) } }
         let columns = targets.count
@@ -238,8 +242,14 @@ public final class BucketManyToMany {
             guard let source, let columnsOnEdge = targetsByEdge[source.snap.edge] else { continue }
             for column in columnsOnEdge {
                 guard let target = targets[column] else { continue }
-                if onlyLoops && !source.partial.contains(where: { departure in
-                    target.partial.contains { $0.node == departure.node && $0.cost < departure.cost }
+                if let loopMetres, !source.partial.contains(where: { departure in
+                    target.partial.contains { arrival in
+                        guard arrival.node == departure.node && arrival.cost < departure.cost else { return false }
+                        let d = Int(router.graph.routingEdge[arrival.node])
+                        let onEdge = router.graph.edgeLength[d >> 1] - planner.position(of: source.snap, onDirectedEdge: d)
+                            + planner.position(of: target.snap, onDirectedEdge: d)
+                        return onEdge <= loopMetres
+                    }
                 }) { continue }
                 let index = row * columns + column
                 var found: (cost: Int, values: (Double, Double))?
