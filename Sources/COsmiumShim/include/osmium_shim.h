@@ -13,7 +13,8 @@ enum { NAV_ROLE_OTHER = 0, NAV_ROLE_FROM = 1, NAV_ROLE_VIA = 2, NAV_ROLE_TO = 3 
 
 /// Flat arrays of what the importer needs from an OSM file. Owned by the shim; free with nav_osm_free.
 typedef struct NavOSMData {
-    /* Ways with a highway=* or route=ferry tag. */
+    /* Ways a profile may use: highway=*, route=ferry, and the platforms, parkings, piers and other ways the active
+       profiles route on without a highway tag (see is_routing_way). */
     size_t way_count;
     const int64_t *way_ids;
     const uint64_t *way_node_offsets;   /* way_count + 1 entries into way_node_refs */
