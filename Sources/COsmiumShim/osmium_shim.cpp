@@ -102,9 +102,10 @@ bool is_guidance_node(const osmium::Node &node) {
     const char *highway = node.tags()["highway"];
     if (highway != nullptr && (std::strcmp(highway, "traffic_signals") == 0 || std::strcmp(highway, "stop") == 0 ||
                                std::strcmp(highway, "give_way") == 0 || std::strcmp(highway, "motorway_junction") == 0)) return true;
-    // Any barrier, and access tags on nodes: the car profile's barriers (CarProfile.barrier).
+    // Any barrier, and access tags on nodes: the car profile's barriers (CarProfile.barrier) and the active
+    // profiles' (ActiveNodeBarriers).
     if (node.tags()["barrier"] != nullptr) return true;
-    for (const char *key : {"motorcar", "motor_vehicle", "vehicle", "access"}) {
+    for (const char *key : {"motorcar", "motor_vehicle", "vehicle", "access", "bicycle", "foot", "escooter"}) {
         if (node.tags()[key] != nullptr) return true;
     }
     const char *railway = node.tags()["railway"];
@@ -112,10 +113,11 @@ bool is_guidance_node(const osmium::Node &node) {
     return node.tags()["junction:ref"] != nullptr;
 }
 
-/// Appends only the node tags guidance and the car profile read.
+/// Appends only the node tags guidance and the profiles' barriers read.
 void append_guidance_tags(const osmium::TagList &tags, std::string &blob) {
     static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction", "railway",
-                                       "motorcar", "motor_vehicle", "vehicle", "access", "bollard", "kerb", "sensory", "maxheight"};
+                                       "motorcar", "motor_vehicle", "vehicle", "access", "bicycle", "foot", "escooter", "bollard", "kerb",
+                                       "sensory", "maxheight"};
     for (const char *key : keys) {
         const char *value = tags[key];
         if (value == nullptr) continue;

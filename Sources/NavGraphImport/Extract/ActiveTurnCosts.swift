@@ -33,7 +33,8 @@ public enum ActiveTurnCosts {
 
     /// Milliseconds per arc of `turns` (same order as `turns.head`) for `profile`, one of the active road set's.
     /// With `junctions`, the profile's own roads decide: a junction's degree counts only the roads it may use, and a
-    /// U-turn where the profile may not turn back (`ProfileJunctions.turnsBack`) costs `ProfileTurnCosts.forbiddenTurn`.
+    /// U-turn where the profile may not turn back (`ProfileJunctions.turnsBack`), or any other turn through one of its
+    /// barriers (`ProfileJunctions.blocks`), costs `ProfileTurnCosts.forbiddenTurn`.
     package static func compute(network: RoadNetwork, turns: TurnGraph, profile: ProfileID, junctions: ProfileJunctions? = nil) -> ContiguousArray<UInt32> {
         let riding = profile != .foot
         let own = junctions.flatMap { $0.index(of: profile) }
@@ -45,6 +46,7 @@ public enum ActiveTurnCosts {
             let junction = TurnCosts.junctionReached(network, by: d)
             let junctionDegree = own.flatMap { junctions?.degree(profile: $0, at: junction) } ?? degree[junction]
             let turnsBack = own.flatMap { junctions?.turnsBack(profile: $0, at: junction) } ?? true
+            let blocked = own.flatMap { junctions?.blocks(profile: $0, at: junction) } ?? false
             let control = NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0)
             let signalled = control.contains(.trafficSignals)
             let atJunction = signalled ? TurnCosts.trafficSignalSeconds : 0
@@ -69,7 +71,8 @@ public enum ActiveTurnCosts {
                 if entryDelay[n] == UInt32.max {
                     entryDelay[n] = TurnCosts.milliseconds(innerSignalDelay(network, directedEdge: n, straight: profile == .bicycle ? straightSignalSeconds : 0))
                 }
-                result[arc] = isUTurn && !turnsBack ? ProfileTurnCosts.forbiddenTurn : TurnCosts.milliseconds(seconds) + entryDelay[n]
+                let closed = isUTurn ? !turnsBack : blocked
+                result[arc] = closed ? ProfileTurnCosts.forbiddenTurn : TurnCosts.milliseconds(seconds) + entryDelay[n]
             }
         }
         return result

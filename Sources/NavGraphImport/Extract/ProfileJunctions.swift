@@ -7,7 +7,8 @@ import NavGraphCore
 /// cyclist has one road only look like a crossing. OSRM (`intersection_analysis.cpp`, `isTurnAllowed`) lets a
 /// profile turn back where it can leave by one exit only (the way back) or where at most one of its roads there
 /// runs both ways; the no-U-turn rule of the turn graph asks this per profile, so a cyclist's dead end stays
-/// routable in both directions (as in OSRM) and the U-turn stays closed to the profiles that can go on.
+/// routable in both directions (as in OSRM) and the U-turn stays closed to the profiles that can go on. A node
+/// barrier of the profile (`RoadNetwork.nodeProfileBarrier`) lets it only turn back, as OSRM's barriers do.
 package struct ProfileJunctions: Sendable {
     /// The profiles, in the network's order: its own times first, then `profileEdges`.
     package let profiles: [ProfileID]
@@ -15,11 +16,14 @@ package struct ProfileJunctions: Sendable {
     private var turnBack: [ContiguousArray<Bool>]
     /// Per profile and junction, the roads (edges) the profile may use there in some direction.
     private var degrees: [ContiguousArray<Int32>]
+    /// Per junction, the profiles it blocks (`RoadNetwork.nodeProfileBarrier`), empty without barriers.
+    private let barrier: ContiguousArray<UInt8>
 
     package init(network: RoadNetwork, profiles first: ProfileID) {
         profiles = [first] + network.profileEdges.map(\.profile)
         turnBack = []
         degrees = []
+        barrier = network.nodeProfileBarrier.count == network.nodeCount ? network.nodeProfileBarrier : []
         for index in profiles.indices {
             var degree = ContiguousArray<Int32>(repeating: 0, count: network.nodeCount)
             var exits = ContiguousArray<Int32>(repeating: 0, count: network.nodeCount)
@@ -35,7 +39,10 @@ package struct ProfileJunctions: Sendable {
                 if backward { exits[to] += 1 }
                 if forward && backward { bothWays[from] += 1; bothWays[to] += 1 }
             }
-            turnBack.append(ContiguousArray((0..<network.nodeCount).lazy.map { degree[$0] > 0 && (exits[$0] <= 1 || bothWays[$0] <= 1) }))
+            let blocked = Self.bit(index)
+            turnBack.append(ContiguousArray((0..<network.nodeCount).lazy.map { [barrier] junction in
+                degree[junction] > 0 && (exits[junction] <= 1 || bothWays[junction] <= 1 || (barrier.isEmpty ? 0 : barrier[junction]) & blocked != 0)
+            }))
             degrees.append(degree)
         }
     }
@@ -64,6 +71,14 @@ package struct ProfileJunctions: Sendable {
                 && Self.drivable(network, profile: index, directedEdge: d ^ 1)
         }
     }
+
+    /// Whether `junction` is a barrier for profile `index`: it may only turn back there.
+    package func blocks(profile index: Int, at junction: Int) -> Bool {
+        !barrier.isEmpty && barrier[junction] & Self.bit(index) != 0
+    }
+
+    /// The bit of profile `index` in `RoadNetwork.nodeProfileBarrier` (none past the eighth).
+    private static func bit(_ index: Int) -> UInt8 { index < 8 ? UInt8(1) << UInt8(index) : 0 }
 
     /// The roads profile `index` may use at `junction`.
     package func degree(profile index: Int, at junction: Int) -> Int32 { degrees[index][junction] }
