@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <climits>
+#include <initializer_list>
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,11 +65,36 @@ void append_tags(const osmium::TagList &tags, std::string &blob) {
     }
 }
 
+bool has_value(const char *value, std::initializer_list<const char *> values) {
+    if (value == nullptr) return false;
+    for (const char *candidate : values) {
+        if (std::strcmp(value, candidate) == 0) return true;
+    }
+    return false;
+}
+
+/// Whether a profile may use the way: any highway=* or route=ferry, and the ways without a highway that bicycle.lua
+/// and foot.lua route on: railway or public_transport platforms, parkings, piers, movable bridges, and any way with
+/// one of their other way keys (railway, amenity, man_made, public_transport, bridge, platform) that carries an
+/// access tag, which may open it (a railway with bicycle=yes is ridden as a train; bicycle=yes on a man_made way).
 bool is_routing_way(const osmium::Way &way) {
-    const char *highway = way.tags()["highway"];
-    if (highway != nullptr) return true;
-    const char *route = way.tags()["route"];
-    return route != nullptr && std::strcmp(route, "ferry") == 0;
+    const osmium::TagList &tags = way.tags();
+    if (tags["highway"] != nullptr) return true;
+    if (has_value(tags["route"], {"ferry"})) return true;
+    const char *railway = tags["railway"], *public_transport = tags["public_transport"], *amenity = tags["amenity"];
+    const char *man_made = tags["man_made"], *bridge = tags["bridge"];
+    if (has_value(railway, {"platform"}) || has_value(public_transport, {"platform"}) ||
+        has_value(amenity, {"parking", "parking_entrance"}) || has_value(man_made, {"pier"}) || has_value(bridge, {"movable"})) {
+        return true;
+    }
+    if (railway == nullptr && public_transport == nullptr && amenity == nullptr && man_made == nullptr && bridge == nullptr &&
+        tags["platform"] == nullptr) {
+        return false;
+    }
+    for (const char *key : {"access", "vehicle", "bicycle", "foot", "escooter"}) {
+        if (tags[key] != nullptr) return true;
+    }
+    return false;
 }
 
 /// Whether a node carries a tag guidance or the car profile keeps (traffic controls, barriers, motorway exits).
@@ -76,9 +102,10 @@ bool is_guidance_node(const osmium::Node &node) {
     const char *highway = node.tags()["highway"];
     if (highway != nullptr && (std::strcmp(highway, "traffic_signals") == 0 || std::strcmp(highway, "stop") == 0 ||
                                std::strcmp(highway, "give_way") == 0 || std::strcmp(highway, "motorway_junction") == 0)) return true;
-    // Any barrier, and access tags on nodes: the car profile's barriers (CarProfile.barrier).
+    // Any barrier, and access tags on nodes: the car profile's barriers (CarProfile.barrier) and the active
+    // profiles' (ActiveNodeBarriers).
     if (node.tags()["barrier"] != nullptr) return true;
-    for (const char *key : {"motorcar", "motor_vehicle", "vehicle", "access"}) {
+    for (const char *key : {"motorcar", "motor_vehicle", "vehicle", "access", "bicycle", "foot", "escooter"}) {
         if (node.tags()[key] != nullptr) return true;
     }
     const char *railway = node.tags()["railway"];
@@ -86,10 +113,11 @@ bool is_guidance_node(const osmium::Node &node) {
     return node.tags()["junction:ref"] != nullptr;
 }
 
-/// Appends only the node tags guidance and the car profile read.
+/// Appends only the node tags guidance and the profiles' barriers read.
 void append_guidance_tags(const osmium::TagList &tags, std::string &blob) {
     static const char *const keys[] = {"highway", "barrier", "junction:ref", "ref", "direction", "traffic_signals:direction", "railway",
-                                       "motorcar", "motor_vehicle", "vehicle", "access", "bollard", "kerb", "sensory", "maxheight"};
+                                       "motorcar", "motor_vehicle", "vehicle", "access", "bicycle", "foot", "escooter", "bollard", "kerb",
+                                       "sensory", "maxheight"};
     for (const char *key : keys) {
         const char *value = tags[key];
         if (value == nullptr) continue;

@@ -9,10 +9,20 @@ struct CraftedOSM {
     var nodes: [(id: Int64, lat: Double, lon: Double)] = []
     var ways: [(id: Int64, refs: [Int64], tags: [String: String])] = []
     var relations: [(id: Int64, members: [(type: String, ref: Int64, role: String)], tags: [String: String])] = []
+    /// Tags of tagged nodes (barriers, signals), by node id.
+    var nodeTags: [Int64: [String: String]] = [:]
 
     var xml: String {
         var lines = ["<?xml version='1.0' encoding='UTF-8'?>", "<osm version=\"0.6\" generator=\"navgraph-tests\">"]
-        for node in nodes { lines.append("  <node id=\"\(node.id)\" version=\"1\" lat=\"\(node.lat)\" lon=\"\(node.lon)\"/>") }
+        for node in nodes {
+            guard let tags = nodeTags[node.id], !tags.isEmpty else {
+                lines.append("  <node id=\"\(node.id)\" version=\"1\" lat=\"\(node.lat)\" lon=\"\(node.lon)\"/>")
+                continue
+            }
+            lines.append("  <node id=\"\(node.id)\" version=\"1\" lat=\"\(node.lat)\" lon=\"\(node.lon)\">")
+            lines += tags.sorted { $0.key < $1.key }.map { "    <tag k=\"\($0.key)\" v=\"\($0.value)\"/>" }
+            lines.append("  </node>")
+        }
         for way in ways {
             lines.append("  <way id=\"\(way.id)\" version=\"1\">")
             lines += way.refs.map { "    <nd ref=\"\($0)\"/>" }

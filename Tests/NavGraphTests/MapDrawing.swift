@@ -35,9 +35,10 @@ struct MapDrawing {
     /// Metres per degree of latitude (the mean Earth radius's, as `Geo.haversine` uses).
     static let metresPerDegree = 111_195.0
 
-    /// Reads the drawing; `ways` are node-letter strings with their tags (way ids 1, 2, ... in this order).
+    /// Reads the drawing; `ways` are node-letter strings with their tags (way ids 1, 2, ... in this order);
+    /// `nodeTags` tag drawn nodes (a barrier, a signal).
     init(_ drawing: String, gridMetres: Double = 10, origin: Coordinate = Coordinate(lat: 45.0, lon: 7.0),
-         ways: [(nodes: String, tags: [String: String])]) throws {
+         ways: [(nodes: String, tags: [String: String])], nodeTags: [Character: [String: String]] = [:]) throws {
         self.gridMetres = gridMetres
         var coordinates: [Character: Coordinate] = [:]
         let longitudeMetres = Self.metresPerDegree * cos(origin.lat * Double.pi / 180)
@@ -60,6 +61,10 @@ struct MapDrawing {
                 throw NavGraphError("map drawing: way '\(way.nodes)' names node '\(letter)', which is not drawn")
             }
             osm.ways.append((Int64(index + 1), way.nodes.map(Self.nodeID), way.tags))
+        }
+        for (letter, tags) in nodeTags {
+            guard coordinates[letter] != nil else { throw NavGraphError("map drawing: node tags name node '\(letter)', which is not drawn") }
+            osm.nodeTags[Self.nodeID(letter)] = tags
         }
     }
 

@@ -13,7 +13,8 @@ enum { NAV_ROLE_OTHER = 0, NAV_ROLE_FROM = 1, NAV_ROLE_VIA = 2, NAV_ROLE_TO = 3 
 
 /// Flat arrays of what the importer needs from an OSM file. Owned by the shim; free with nav_osm_free.
 typedef struct NavOSMData {
-    /* Ways with a highway=* or route=ferry tag. */
+    /* Ways a profile may use: highway=*, route=ferry, and the platforms, parkings, piers and other ways the active
+       profiles route on without a highway tag (see is_routing_way). */
     size_t way_count;
     const int64_t *way_ids;
     const uint64_t *way_node_offsets;   /* way_count + 1 entries into way_node_refs */
@@ -28,8 +29,9 @@ typedef struct NavOSMData {
     const int32_t *node_lon_e7;
     size_t missing_node_refs;           /* distinct referenced node ids absent from the file */
 
-    /* Of those nodes, the ones guidance cares about (highway=traffic_signals|stop|give_way|motorway_junction,
-       barrier=toll_booth, or a junction:ref), sorted by id, with only the tags guidance reads. */
+    /* Of those nodes, the ones guidance or a profile's barriers care about (highway=traffic_signals|stop|give_way|
+       motorway_junction, railway=level_crossing, a junction:ref, any barrier=*, access tags), sorted by id, with only
+       the tags those read. */
     size_t tagged_node_count;
     const int64_t *tagged_node_ids;
     const uint64_t *tagged_node_tag_offsets;   /* tagged_node_count + 1 byte offsets into tagged_node_tag_blob */

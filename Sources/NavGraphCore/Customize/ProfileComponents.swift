@@ -5,9 +5,10 @@
 /// are components of their own.
 package enum ProfileComponents {
     /// `turns` in rank order, `weights` the profile's routing-node weights in the order before ranking
-    /// (`rank[v]` is node v's number in `turns`).
-    package static func compute(turns: TurnGraph, weights: ContiguousArray<UInt32>, rank: ContiguousArray<UInt32>)
-        -> (component: ContiguousArray<UInt32>, sizes: [Int]) {
+    /// (`rank[v]` is node v's number in `turns`), `turnCosts` the profile's per arc of `turns`, if known: a turn that
+    /// costs `ProfileTurnCosts.forbiddenTurn` (a U-turn where the profile may not turn back) joins nothing.
+    package static func compute(turns: TurnGraph, weights: ContiguousArray<UInt32>, rank: ContiguousArray<UInt32>,
+                                turnCosts: ContiguousArray<UInt32>? = nil) -> (component: ContiguousArray<UInt32>, sizes: [Int]) {
         let count = turns.nodeCount
         var usable = ContiguousArray<Bool>(repeating: false, count: count)
         for node in 0..<min(count, weights.count) { usable[Int(rank[node])] = weights[node] < CCHMetric.infinity }
@@ -19,6 +20,7 @@ package enum ProfileComponents {
         for node in 0..<count {
             if usable[node] {
                 for arc in Int(turns.firstOut[node])..<Int(turns.firstOut[node + 1]) where usable[Int(turns.head[arc])] {
+                    if let turnCosts, arc < turnCosts.count, turnCosts[arc] >= ProfileTurnCosts.forbiddenTurn { continue }
                     head.append(turns.head[arc])
                 }
             }

@@ -28,6 +28,9 @@ public struct RoadNetwork {
     public var shapeControl = ContiguousArray<UInt8>()
     /// `NodeBarrier` per junction (barrier nodes always split their ways); import only, not in the graph file.
     public var nodeBarrier = ContiguousArray<UInt8>()
+    /// Active road set: per junction, the profiles it blocks (bit i: the network's i-th profile, its own times first,
+    /// then `profileEdges`; `ActiveNodeBarriers`), empty elsewhere; import only, not in the graph file.
+    public var nodeProfileBarrier = ContiguousArray<UInt8>()
     /// Guidance: exit number (string id) signposted at a junction (`junction:ref` or a motorway_junction's `ref`).
     public var nodeExitRef = ContiguousArray<UInt32>()
     /// Guidance: record of each edge in `guideFields` (0 = none).

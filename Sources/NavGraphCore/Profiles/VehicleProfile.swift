@@ -117,8 +117,8 @@ public struct ProfileRules: Sendable {
     public var onewayKeys: [String]
     /// Ferry speed in km/h when the ferry has no `duration`.
     public var ferrySpeedKmh: Double = 5
-    /// Node `barrier=*` values that block the profile (OSRM's barrier_blacklist). Not applied yet: the importer's
-    /// node reader keeps only guidance tags, so barriers on nodes are not seen.
+    /// Node `barrier=*` values that block the profile (OSRM's barrier_blacklist); the active profiles apply them
+    /// (`ActiveNodeBarriers`), the motor ones follow car.lua's barrier rules (`CarProfile.barrier`).
     public var barriers: Set<String>
     /// Road classes a request may avoid.
     public var avoidable: AvoidSet

@@ -115,8 +115,10 @@ public final class Snapper: @unchecked Sendable {
             }
             // Everything within ring * cellMetres of the point has been seen.
             let covered = Double(ring) * cellMetres
+            // Until the main network is found the rings go on to the radius, even past an island close enough to be
+            // preferred: its fallback is what routes when the island cannot reach the other waypoints (OSRM snaps such
+            // a point to the nearest big component).
             if let bestMain, bestMain.distance <= covered { break }
-            if bestMain == nil, let best, best.distance * Snapper.islandPreferenceFactor + Snapper.islandPreferenceMetres <= covered { break }
             ring += 1
         }
         guard let nearest = best, nearest.distance <= radius else { return nil }

@@ -32,14 +32,21 @@ public enum ActiveTurnCosts {
     }
 
     /// Milliseconds per arc of `turns` (same order as `turns.head`) for `profile`, one of the active road set's.
-    package static func compute(network: RoadNetwork, turns: TurnGraph, profile: ProfileID) -> ContiguousArray<UInt32> {
+    /// With `junctions`, the profile's own roads decide: a junction's degree counts only the roads it may use, and a
+    /// U-turn where the profile may not turn back (`ProfileJunctions.turnsBack`), or any other turn through one of its
+    /// barriers (`ProfileJunctions.blocks`), costs `ProfileTurnCosts.forbiddenTurn`.
+    package static func compute(network: RoadNetwork, turns: TurnGraph, profile: ProfileID, junctions: ProfileJunctions? = nil) -> ContiguousArray<UInt32> {
         let riding = profile != .foot
-        let degree = TurnCosts.junctionDegrees(network)
+        let own = junctions.flatMap { $0.index(of: profile) }
+        let degree = own == nil ? TurnCosts.junctionDegrees(network) : []
         var entryDelay = ContiguousArray<UInt32>(repeating: UInt32.max, count: 2 * network.edgeCount)
         var result = ContiguousArray<UInt32>(repeating: 0, count: turns.arcCount)
         for node in 0..<turns.nodeCount {
             let d = Int(turns.directedEdge[node])
             let junction = TurnCosts.junctionReached(network, by: d)
+            let junctionDegree = own.flatMap { junctions?.degree(profile: $0, at: junction) } ?? degree[junction]
+            let turnsBack = own.flatMap { junctions?.turnsBack(profile: $0, at: junction) } ?? true
+            let blocked = own.flatMap { junctions?.blocks(profile: $0, at: junction) } ?? false
             let control = NodeControl(rawValue: junction < network.nodeControl.count ? network.nodeControl[junction] : 0)
             let signalled = control.contains(.trafficSignals)
             let atJunction = signalled ? TurnCosts.trafficSignalSeconds : 0
@@ -49,7 +56,7 @@ public enum ActiveTurnCosts {
                 var seconds = atJunction
                 let isUTurn = n == d ^ 1
                 if riding {
-                    let kept = degree[junction] > 2 || isUTurn
+                    let kept = junctionDegree > 2 || isUTurn
                         || (network.edgeWay[n >> 1] != network.edgeWay[d >> 1] && network.edgeName[n >> 1] != network.edgeName[d >> 1])
                     if kept {
                         let angle = isUTurn ? 180 : TurnCosts.normalized(TurnCosts.bearing(network, directedEdge: n, arriving: false) - inBearing)
@@ -64,7 +71,8 @@ public enum ActiveTurnCosts {
                 if entryDelay[n] == UInt32.max {
                     entryDelay[n] = TurnCosts.milliseconds(innerSignalDelay(network, directedEdge: n, straight: profile == .bicycle ? straightSignalSeconds : 0))
                 }
-                result[arc] = TurnCosts.milliseconds(seconds) + entryDelay[n]
+                let closed = isUTurn ? !turnsBack : blocked
+                result[arc] = closed ? ProfileTurnCosts.forbiddenTurn : TurnCosts.milliseconds(seconds) + entryDelay[n]
             }
         }
         return result

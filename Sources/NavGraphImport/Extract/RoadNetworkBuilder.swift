@@ -77,10 +77,13 @@ public enum RoadNetworkBuilder {
             for end in part.wayEnd { wayNodeFirst.append(base + end) }
             part.release()
         }
-        // Barriers end edges, so that turns through them can be closed or delayed (TurnGraphBuilder, TurnCosts).
-        // They are the car's (car.lua): a bollard or a closed gate does not stop a pedestrian or a cyclist.
+        // Barriers end edges, so that turns through them can be closed or delayed (TurnGraphBuilder, TurnCosts,
+        // ActiveTurnCosts): the car's (car.lua) in the motor set, each active profile's own in the active one (a
+        // bollard stops a car, not a cyclist; a gate with access=no stops both).
         let barriers = profiles.contains(where: { $0.id == .car }) ? barrierNodes(source) : [:]
         for index in barriers.keys { useCount[index] = max(useCount[index], 2) }
+        let profileBarriers = profiles.contains(where: { $0.id == .car }) ? [:] : activeBarrierNodes(source, profiles: profiles)
+        for index in profileBarriers.keys { useCount[index] = max(useCount[index], 2) }
 
         // 3. Split into edges between junctions, cutting at missing nodes (EdgeCuts). The edges and shape points are
         //    counted first, so that the arrays are built at their exact sizes (no spare capacity from growth, no copy).
@@ -106,6 +109,7 @@ public enum RoadNetworkBuilder {
                     network.nodeControl.append(mark?.control.rawValue ?? 0)
                     network.nodeExitRef.append(mark?.exitRef ?? 0)
                     network.nodeBarrier.append(barriers[Int(index)]?.rawValue ?? 0)
+                    if !profileBarriers.isEmpty { network.nodeProfileBarrier.append(profileBarriers[Int(index)] ?? 0) }
                 }
                 return UInt32(graphNode[Int(index)])
             }
@@ -192,6 +196,20 @@ public enum RoadNetworkBuilder {
             let barrier = CarProfile.barrier(nodeTags: source.taggedNodeTags(tagged))
             guard barrier != .none, let index = source.nodeIndex(of: source.taggedNodeID(tagged)) else { continue }
             barriers[index] = barrier
+        }
+        return barriers
+    }
+
+    /// Active profiles' barriers (`ActiveNodeBarriers`) of located nodes by node index: bit i for `profiles[i]`.
+    private static func activeBarrierNodes(_ source: OSMSource, profiles: [any VehicleProfile]) -> [Int: UInt8] {
+        var barriers: [Int: UInt8] = [:]
+        let judged = profiles.prefix(8).enumerated().map { (UInt8(1) << UInt8($0.offset), $0.element.id, $0.element.rules) }
+        for tagged in 0..<source.taggedNodeCount {
+            let tags = source.taggedNodeTags(tagged)
+            var mask: UInt8 = 0
+            for (bit, id, rules) in judged where ActiveNodeBarriers.blocks(id, rules: rules, nodeTags: tags) { mask |= bit }
+            guard mask != 0, let index = source.nodeIndex(of: source.taggedNodeID(tagged)) else { continue }
+            barriers[index] = mask
         }
         return barriers
     }

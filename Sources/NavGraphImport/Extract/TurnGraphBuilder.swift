@@ -16,7 +16,13 @@ public enum TurnGraphBuilder {
         return time != RoadNetwork.forbidden
     }
 
+    /// With `junctions`, a U-turn also exists where some profile may turn back by its own roads (see
+    /// `ProfileJunctions`); the others' turn costs close it again. Without, only at dead ends of the whole network.
     public static func build(network: RoadNetwork, restrictions: [TurnRestriction]) -> TurnGraph {
+        build(network: network, restrictions: restrictions, junctions: nil)
+    }
+
+    package static func build(network: RoadNetwork, restrictions: [TurnRestriction], junctions: ProfileJunctions?) -> TurnGraph {
         let directedCount = network.edgeCount * 2
         var graph = TurnGraph()
         var routingNode = ContiguousArray<Int32>(repeating: -1, count: directedCount)
@@ -105,7 +111,8 @@ public enum TurnGraphBuilder {
                 guard routingNode[Int(next)] >= 0, next != d else { continue }
                 // At a barrier a car can only turn back (car.lua); elsewhere U-turns exist at dead ends only.
                 if barrier && next != d ^ 1 { continue }
-                if next == d ^ 1 && degree[junction] > 1 && !barrier { continue }
+                if next == d ^ 1 && degree[junction] > 1 && !barrier
+                    && !(junctions?.someProfileTurnsBack(network, arrivingBy: Int(d), at: junction) ?? false) { continue }
                 if let forbidden, forbidden.contains(next) { continue }
                 if let mandatory, !mandatory.contains(next) { continue }
                 if let extraForbidden, extraForbidden.contains(next) { continue }

@@ -213,8 +213,10 @@ public enum Importer {
         }
         let network = consume padded
         let (restrictions, profileRestrictions) = ProfileTurnCosts.split(allRestrictions, firstProfile: roadSet.profiles[0])
+        // The active profiles differ most in what they may use: each turns back and counts a junction's roads on its own.
+        let junctions = roadSet == .active ? ProfileJunctions(network: network, profiles: (selected ?? roadSet.profiles).first ?? roadSet.profiles[0]) : nil
         var unordered = log.phase(tag + "turn graph") {
-            var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions)
+            var graph = TurnGraphBuilder.build(network: network, restrictions: restrictions, junctions: junctions)
             graph.compact()
             return (graph, "\(graph.nodeCount) routing nodes (\(graph.viaPathCopyCount) on via-way copies), \(graph.arcCount) turns, \(restrictions.count) restrictions kept")
         }
@@ -272,7 +274,7 @@ public enum Importer {
             costed.value = Result {
                 guard let network = held.take() else { throw NavGraphError("\(input): the road network was released early", code: .ioFailure) }
                 let costs = log.phase(tag + "turn costs") {
-                    let costs = roadSet == .active ? profileIDs.map { ActiveTurnCosts.compute(network: network, turns: unordered, profile: $0) }
+                    let costs = roadSet == .active ? profileIDs.map { ActiveTurnCosts.compute(network: network, turns: unordered, profile: $0, junctions: junctions) }
                         : [TurnCosts.compute(network: network, turns: unordered)]
                     let total = costs[0].reduce(0) { $0 + Int($1) }
                     return (costs, String(format: "mean %.2f s per turn (%@)", Double(total) / 1000 / Double(max(1, costs[0].count)),
@@ -329,7 +331,9 @@ public enum Importer {
             if roadSet == .active {
                 let weights = written.nodeWeights
                 profileComponents = log.phase(tag + "profile components") {
-                    let found = profileIDs.indices.map { ProfileComponents.compute(turns: renumbered, weights: weights[$0], rank: rank) }
+                    let found = profileIDs.indices.map {
+                        ProfileComponents.compute(turns: renumbered, weights: weights[$0], rank: rank, turnCosts: turnCosts.count == profileIDs.count ? turnCosts[$0] : nil)
+                    }
                     return (found.map(\.component), zip(profileIDs, found).map { "\($0.rawValue) largest \($1.sizes.first ?? 0)" }.joined(separator: ", "))
                 }
             }
