@@ -2,6 +2,15 @@
 /// on Linux, and a route's narration calls them hundreds of times).
 package enum TextPieces {
     /// `text` without leading and trailing spaces and tabs.
+    package static func trimmed(_ text: String) -> String {
+        // Nothing to trim when the first and last bytes are neither (a Character " " or "\t" is that one byte).
+        if let head = text.utf8.first, let tail = text.utf8.last, head != 0x20 && head != 0x09 && tail != 0x20 && tail != 0x09 {
+            return text
+        }
+        return trimmed(Substring(text))
+    }
+
+    /// `text` without leading and trailing spaces and tabs.
     package static func trimmed<S: StringProtocol>(_ text: S) -> String {
         guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }),
               let last = text.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
