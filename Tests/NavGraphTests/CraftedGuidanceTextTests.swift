@@ -159,8 +159,9 @@ import Testing
         for text in texts {
             #expect(arena.string(arena.appendTrimmed(text)) == TextPieces.trimmed(Substring(text)), "\(text.debugDescription)")
             #expect(TextPieces.trimmed(text) == TextPieces.trimmed(Substring(text)), "\(text.debugDescription)")
+            #expect(TextPieces.list(text) == ReferenceNarrator.list(text), "\(text.debugDescription)")
             for limit in [1, 3, Int.max] {
-                let joined = TextPieces.list(text).prefix(limit).joined(separator: " / ")
+                let joined = ReferenceNarrator.list(text).prefix(limit).joined(separator: " / ")
                 #expect(arena.string(arena.appendList(text, separator: " / ", limit: limit)) == joined, "\(text.debugDescription) \(limit)")
             }
             for prefix in ["", "a", "é", "e\u{301}", " ", "ß", "1", "{"] {

@@ -16,6 +16,12 @@ struct ReferenceNarrator {
         self.units = units
     }
 
+    /// `TextPieces.list` as it was: Character-wise split, generic trim.
+    static func list(_ value: String) -> [String] {
+        guard !value.isEmpty else { return [] }
+        return value.split(separator: ";").map { TextPieces.trimmed($0) }.filter { !$0.isEmpty }
+    }
+
     func instruction(steps: [GuidanceStep], index: Int) -> String {
         guard steps.indices.contains(index) else { return "" }
         return PhrasebookNarrator.capitalized(phrase(steps[index], upcoming: false))
@@ -27,7 +33,7 @@ struct ReferenceNarrator {
         if step.mode == .ferry && m.type != .arrive && m.type != .notification { type = "ferry" }
         let road = roadText(step)
         let destination = destinationText(step)
-        let exitNumber = TextPieces.list(step.exits).first ?? ""
+        let exitNumber = ReferenceNarrator.list(step.exits).first ?? ""
         let ordinal = (m.type == .arrive ? m.waypoint : m.exit).flatMap { book.ordinals[$0] }
         let sideWord = PhrasebookNarrator.side(of: m.modifier).flatMap { book.sides[$0] }
         let subkey = subkey(for: m, type: type)
@@ -93,7 +99,7 @@ struct ReferenceNarrator {
 
     func roadText(_ step: GuidanceStep) -> String {
         let name = TextPieces.trimmed(Substring(step.name))
-        let refs = TextPieces.list(step.ref).joined(separator: book.phrases["ref_separator"] ?? " / ")
+        let refs = ReferenceNarrator.list(step.ref).joined(separator: book.phrases["ref_separator"] ?? " / ")
         if name.isEmpty && refs.isEmpty && !step.roadClass.isMotorClass { return book.phrases["unnamed_" + step.roadClass.osmName] ?? "" }
         if name.isEmpty { return refs }
         if refs.isEmpty || refs == name { return name }
@@ -101,7 +107,7 @@ struct ReferenceNarrator {
     }
 
     func destinationText(_ step: GuidanceStep) -> String {
-        TextPieces.list(step.destinations).prefix(3).joined(separator: book.phrases["destination_separator"] ?? ", ")
+        ReferenceNarrator.list(step.destinations).prefix(3).joined(separator: book.phrases["destination_separator"] ?? ", ")
     }
 
     // MARK: Voice (VoiceAnnouncements.swift at aa76140)
@@ -203,16 +209,16 @@ struct ReferenceNarrator {
         let step = steps[index]
         let m = step.maneuver
         var components: [BannerComponent] = []
-        let exitNumber = TextPieces.list(step.exits).first ?? ""
+        let exitNumber = ReferenceNarrator.list(step.exits).first ?? ""
         if !exitNumber.isEmpty && m.type != .roundabout && m.type != .rotary {
             components.append(BannerComponent(type: "exit", text: book.phrases["exit"] ?? "Exit"))
             components.append(BannerComponent(type: "exit-number", text: exitNumber))
         }
-        let refs = TextPieces.list(step.ref)
+        let refs = ReferenceNarrator.list(step.ref)
         let name = TextPieces.trimmed(Substring(step.name))
         var roadParts: [BannerComponent] = refs.map { BannerComponent(type: "icon", text: $0) }
         if !name.isEmpty && !refs.contains(name) { roadParts.append(BannerComponent(type: "text", text: name)) }
-        if roadParts.isEmpty && m.type != .arrive, let destination = TextPieces.list(step.destinations).first {
+        if roadParts.isEmpty && m.type != .arrive, let destination = ReferenceNarrator.list(step.destinations).first {
             roadParts.append(BannerComponent(type: "text", text: destination))
         }
         for (i, part) in roadParts.enumerated() {
@@ -229,8 +235,8 @@ struct ReferenceNarrator {
     }
 
     func secondaryContent(_ step: GuidanceStep) -> BannerContent? {
-        let destinations = TextPieces.list(step.destinations)
-        let hasRoad = !TextPieces.trimmed(Substring(step.name)).isEmpty || !TextPieces.list(step.ref).isEmpty
+        let destinations = ReferenceNarrator.list(step.destinations)
+        let hasRoad = !TextPieces.trimmed(Substring(step.name)).isEmpty || !ReferenceNarrator.list(step.ref).isEmpty
         guard hasRoad, !destinations.isEmpty, step.maneuver.type != .arrive else { return nil }
         var components: [BannerComponent] = []
         for (i, d) in destinations.enumerated() {

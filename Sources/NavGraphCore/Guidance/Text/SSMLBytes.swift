@@ -36,6 +36,13 @@ extension SSML {
         return start..<arena.count
     }
 
+    @inline(__always) private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+
     @inline(__always) private static func escape(_ byte: UInt8, _ emit: (UInt8) -> Void) {
         switch byte {
         case UInt8(ascii: "&"): for b in "&amp;".utf8 { emit(b) }
@@ -54,7 +61,11 @@ extension SSML {
         defer { arena.ssml = body }
         body.removeAll(keepingCapacity: true)
         body.reserveCapacity(sentence.count + 64)
-        for byte in sentence { escape(byte) { body.append($0) } }
+        if sentence.contains(where: isSpecial) {
+            for byte in sentence { escape(byte) { body.append($0) } }
+        } else {
+            body.append(contentsOf: sentence)
+        }
         var marked = 0 // bit k: names[k] was marked
         for k in 0..<names.count {
             let name = arena.bytes(names[k])

@@ -20,6 +20,11 @@ package enum TextPieces {
     /// The non-empty, trimmed parts of a ";"-separated OSM value.
     package static func list(_ value: String) -> [String] {
         guard !value.isEmpty else { return [] }
+        // No ";" byte, so no ";" Character: one part, the whole value trimmed.
+        if !value.utf8.contains(UInt8(ascii: ";")) {
+            let part = trimmed(value)
+            return part.isEmpty ? [] : [part]
+        }
         return value.split(separator: ";").map(trimmed).filter { !$0.isEmpty }
     }
 
