@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation // pthread thread-local storage, memcmp
 
 /// Growable scratch UTF-8 bytes that one narrator call writes its phrases into; reused per thread (`take`/`give`).
 ///
