@@ -4,8 +4,8 @@
 # Which tests: a RoutingService on four threads (crafted town), the server suites (libmicrohttpd's worker threads,
 # traffic swaps under concurrent requests, the serve command), the map page through RoutingService, the nested
 # dissection computed on two threads at once, a matrix on all cores (BucketManyToMany's workers), and narrators on
-# eight threads (each with its per-thread TextArena). The monaco
-# import these tests share is itself parallel (nested dissection).
+# eight threads (each with its per-thread TextArena). The monaco import these tests share is itself parallel (nested
+# dissection).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter='NavGraphTests\.(ServerTests|ServerIsochroneTests|MapPageTests|CraftedServerConcurrencyTests)/'
