@@ -19,7 +19,7 @@ ALLOC = re.compile(r"^(malloc|free|cfree|realloc|calloc|_int_malloc|_int_free|_i
                    r"swift::RefCounts.*|tuple_destroy.*|.*__deallocating_deinit|_ContiguousArrayStorage.*deinit|"
                    r"outlined (copy|destroy|retain|release).*)$")
 PHASES = [
-    ("instruction/voice/banner text", r"PhrasebookNarrator|SSML\.|SpokenDistance|TextPieces|RouteText|Narrator|"
+    ("instruction/voice/banner text", r"PhrasebookNarrator|SSML\.|SpokenDistance|TextPieces|TextArena|CompiledTemplate|RouteText|Narrator|"
                                       r"voiceInstructions|bannerInstructions|Phrasebook"),
     ("JSON serialization", r"JSON\.(write|data|quote|format)|Double\.write|_Float64ToASCII|Double\.description"),
     ("body reshaping (update/keepOnly/remove)", r"JSON\.(update|keepOnly|remove|member)"),

@@ -3,13 +3,15 @@
 # their own build directory (.build/tsan) so the ASan and release builds stay intact. Run by Tools/test.sh.
 # Which tests: a RoutingService on four threads (crafted town), the server suites (libmicrohttpd's worker threads,
 # traffic swaps under concurrent requests, the serve command), the map page through RoutingService, the nested
-# dissection computed on two threads at once, and a matrix on all cores (BucketManyToMany's workers). The monaco
-# import these tests share is itself parallel (nested dissection).
+# dissection computed on two threads at once, a matrix on all cores (BucketManyToMany's workers), and narrators on
+# eight threads (each with its per-thread TextArena). The monaco import these tests share is itself parallel (nested
+# dissection).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 filter='NavGraphTests\.(ServerTests|ServerIsochroneTests|MapPageTests|CraftedServerConcurrencyTests)/'
 filter+='|NavGraphTests\.NestedDissectionOrderTests/splitOrderIsAPermutationAndDeterministicAcrossThreads'
 filter+='|NavGraphTests\.MatrixTests/diagonalIsZero'
+filter+='|NavGraphTests\.CraftedGuidanceTextTests/concurrentNarratorsAgree'
 # One client at a time on andorra (a second, bigger import in a TSan build) adds no concurrency.
 skip='ServerTests/routeTableAndNearestAgreeWithTheLibrary'
 start=$(date +%s)

@@ -60,7 +60,7 @@ extension PhrasebookNarrator {
         }
         if roadParts.isEmpty {
             // No road to name (an unnamed street, the arrival): the instruction itself.
-            components.append(BannerComponent(type: "text", text: Self.capitalized(phrase(step, upcoming: false))))
+            components.append(BannerComponent(type: "text", text: capitalizedPhrase(step)))
         }
         let modifier = m.type == .arrive ? (m.side ?? m.modifier) : m.modifier
         return BannerContent(text: components.map(\.text).joined(separator: " "), type: m.type.rawValue, modifier: modifier?.rawValue,

@@ -21,6 +21,8 @@ public struct Phrasebook: Sendable {
     package let phrases: [String: String]
     package let distances: [String: String]
     package let maneuvers: [String: [String: [String: String]]]
+    /// The templates compiled to bytes and slots, the words as UTF-8, spoken distances precomputed (made at load).
+    package let compiled: CompiledPhrasebook
 
     package static let requiredDirections = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
     package static let requiredPhrases = ["name_and_ref", "ref_separator", "destination_separator", "in_distance", "then", "exit"]
@@ -98,6 +100,10 @@ public struct Phrasebook: Sendable {
         for type in Self.requiredManeuvers where maneuvers[type]?["default"]?["default"] == nil {
             throw fail("no \"maneuvers.\(type).default.default\" template")
         }
+        compiled = CompiledPhrasebook(maneuvers: maneuvers, phrases: phrases, directions: directions, modifiers: modifiers,
+                                      sides: sides, ordinals: ordinals,
+                                      words: SpokenDistance.Words(distances: distances, decimalSeparator: decimalSeparator,
+                                                                  thousandsSeparator: thousandsSeparator))
     }
 
     /// The template for a maneuver: the first of `variants` that the entry for `subkey` (else `"default"`) has.

@@ -22,92 +22,150 @@ public struct PhrasebookNarrator: StepNarrator {
 
     public func instruction(steps: [GuidanceStep], index: Int) -> String {
         guard steps.indices.contains(index) else { return "" }
-        return Self.capitalized(phrase(steps[index], upcoming: false))
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        return arena.capitalizedString(writePhrase(steps[index], upcoming: false, arena))
+    }
+
+    /// `capitalized(phrase(step, upcoming: false))`: the step's instruction.
+    package func capitalizedPhrase(_ step: GuidanceStep) -> String {
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        return arena.capitalizedString(writePhrase(step, upcoming: false, arena))
     }
 
     // MARK: Phrases (mid-sentence form, not capitalized)
 
     /// The maneuver of `step` in words; `upcoming` asks for the future form where the language has one (arrival).
     package func phrase(_ step: GuidanceStep, upcoming: Bool) -> String {
-        let m = step.maneuver
-        var type = m.type.rawValue
-        if step.mode == .ferry && m.type != .arrive && m.type != .notification { type = "ferry" }
-        let road = roadText(step)
-        let destination = destinationText(step)
-        let exitNumber = TextPieces.list(step.exits).first ?? ""
-        let ordinal = (m.type == .arrive ? m.waypoint : m.exit).flatMap { book.ordinals[$0] }
-        let sideWord = Self.side(of: m.modifier).flatMap { book.sides[$0] }
-        let subkey = subkey(for: m, type: type)
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        return arena.string(writePhrase(step, upcoming: upcoming, arena))
+    }
 
-        var variants: [String] = []
-        switch m.type {
-        case _ where type == "ferry":
-            variants = candidates(road: road, destination: destination)
-        case .arrive:
-            let stop = ordinal == nil ? [] : (upcoming ? ["upcoming_waypoint", "waypoint"] : ["waypoint"])
-            variants = stop + (upcoming ? ["upcoming", "default"] : ["default"])
-        case .roundabout, .rotary:
-            let prefixes = (m.type == .rotary && !step.rotaryName.isEmpty) ? ["named_", ""] : [""]
-            for p in prefixes {
-                if ordinal != nil {
-                    if !road.isEmpty { variants.append(p + "exit_name") }
-                    if !destination.isEmpty { variants.append(p + "exit_destination") }
-                    variants.append(p + "exit")
+    /// `phrase(step, upcoming:)` appended to `arena` from the compiled templates; returns its range.
+    package func writePhrase(_ step: GuidanceStep, upcoming: Bool, _ arena: TextArena) -> Range<Int> {
+        typealias C = CompiledPhrasebook
+        let compiled = book.compiled
+        let m = step.maneuver
+        let ferry = step.mode == .ferry && m.type != .arrive && m.type != .notification
+        let type = ferry ? C.ferryType : Self.typeNumber(m.type)
+        let road = writeRoad(step, arena)
+        let destination = arena.appendList(step.destinations, separator: compiled.destinationSeparator, limit: 3)
+        let exitNumber = arena.appendList(step.exits, separator: "", limit: 1)
+        let ordinal = (m.type == .arrive ? m.waypoint : m.exit).flatMap { compiled.ordinal($0) }
+        let subkey = subkeyNumber(for: m, type: type)
+
+        var template = compiled.empty
+        if let entry = compiled.entry(type: type, subkey: subkey) {
+            // The first variant the entry has, in the order the step asks for them; else the entry's default.
+            var found = -1
+            func offer(_ variant: Int) { if found < 0 && entry[variant] != nil { found = variant } }
+            func candidates(prefix: Int = 0, preferDestination: Bool = false) {
+                if preferDestination {
+                    if !destination.isEmpty { offer(prefix + C.Variant.destination) }
+                    if !road.isEmpty { offer(prefix + C.Variant.name) }
+                } else {
+                    if !road.isEmpty { offer(prefix + C.Variant.name) }
+                    if !destination.isEmpty { offer(prefix + C.Variant.destination) }
                 }
-                variants += candidates(road: road, destination: destination).map { p + $0 }
+                offer(prefix + C.Variant.default)
             }
-        case .offRamp:
-            if !exitNumber.isEmpty {
-                if !destination.isEmpty { variants.append("exit_destination") }
-                variants.append("exit")
+            switch m.type {
+            case _ where ferry:
+                candidates()
+            case .arrive:
+                if ordinal != nil {
+                    if upcoming { offer(C.Variant.upcomingWaypoint) }
+                    offer(C.Variant.waypoint)
+                }
+                if upcoming { offer(C.Variant.upcoming) }
+                offer(C.Variant.default)
+            case .roundabout, .rotary:
+                func roundabout(prefix p: Int) {
+                    if ordinal != nil {
+                        if !road.isEmpty { offer(p + C.Variant.exitName) }
+                        if !destination.isEmpty { offer(p + C.Variant.exitDestination) }
+                        offer(p + C.Variant.exit)
+                    }
+                    candidates(prefix: p)
+                }
+                if m.type == .rotary && !step.rotaryName.isEmpty { roundabout(prefix: C.Variant.named) }
+                roundabout(prefix: 0)
+            case .offRamp:
+                if !exitNumber.isEmpty {
+                    if !destination.isEmpty { offer(C.Variant.exitDestination) }
+                    offer(C.Variant.exit)
+                }
+                candidates(preferDestination: true)
+            case .onRamp, .fork, .merge:
+                candidates(preferDestination: true)
+            default:
+                candidates()
             }
-            variants += candidates(road: road, destination: destination, preferDestination: true)
-        case .onRamp, .fork, .merge:
-            variants = candidates(road: road, destination: destination, preferDestination: true)
-        default:
-            variants = candidates(road: road, destination: destination)
+            if found >= 0, let t = entry[found] { template = t } else if let t = entry[C.Variant.default] { template = t }
         }
-        let template = book.template(type: type, subkey: subkey, variants: variants)
-        let values: KeyValuePairs<String, String> = [
-            "road": road, "destination": destination, "exit": exitNumber, "ordinal": ordinal ?? "",
-            "rotary": step.rotaryName, "side": sideWord ?? "", "direction": book.directions[Self.compass(m.bearingAfter)] ?? "",
-            "modifier": m.modifier.flatMap { book.modifiers[$0.rawValue] } ?? book.modifiers["straight"] ?? "",
-        ]
-        return Self.fill(template, values)
+
+        var values = SlotValues()
+        values[C.Slot.road.rawValue] = road
+        values[C.Slot.destination.rawValue] = destination
+        values[C.Slot.exit.rawValue] = exitNumber
+        if template.uses(C.Slot.ordinal.rawValue), let ordinal { values[C.Slot.ordinal.rawValue] = arena.append(ordinal) }
+        if template.uses(C.Slot.rotary.rawValue) { values[C.Slot.rotary.rawValue] = arena.append(step.rotaryName) }
+        if template.uses(C.Slot.side.rawValue), let side = Self.sideNumber(of: m.modifier), let word = compiled.sides[side] {
+            values[C.Slot.side.rawValue] = arena.append(word)
+        }
+        if template.uses(C.Slot.direction.rawValue) {
+            values[C.Slot.direction.rawValue] = arena.append(compiled.directions[Self.compassNumber(m.bearingAfter)])
+        }
+        if template.uses(C.Slot.modifier.rawValue) {
+            let word = m.modifier.map(Self.modifierNumber) ?? ManeuverModifier.allCases.count
+            values[C.Slot.modifier.rawValue] = arena.append(compiled.modifiers[word])
+        }
+        return arena.fill(template, values)
     }
 
     /// Which entry of the type applies: the notice, the arrival side, the modifier; types that speak of a side
-    /// ({side}) use their `straight` entry when the modifier has none.
-    private func subkey(for m: Maneuver, type: String) -> String {
+    /// ({side}) use their `straight` entry when the modifier has none. A number of `CompiledPhrasebook.subkeys`.
+    private func subkeyNumber(for m: Maneuver, type: Int) -> Int {
+        let defaultKey = 0, straightKey = 1
         switch m.type {
-        case .notification: return m.notice?.rawValue ?? "default"
+        case .notification: return m.notice.map(Self.noticeSubkey) ?? defaultKey
         case .arrive:
-            guard let side = m.side ?? m.modifier else { return "default" }
-            return side == .straight ? "straight" : (Self.side(of: side) ?? "default")
+            guard let side = m.side ?? m.modifier else { return defaultKey }
+            return side == .straight ? straightKey : (Self.sideNumber(of: side).map { 2 + $0 } ?? defaultKey)
         case .merge, .onRamp, .offRamp, .fork:
-            return Self.side(of: m.modifier) == nil ? "straight" : "default"
+            return Self.side(of: m.modifier) == nil ? straightKey : defaultKey
         default:
-            let key = m.modifier?.rawValue ?? "straight"
-            return book.hasEntry(type: type, subkey: key) ? key : "default"
+            let key = m.modifier.map { CompiledPhrasebook.subkeyOfModifier[Self.modifierNumber($0)] } ?? straightKey
+            return book.compiled.hasEntry(type: type, subkey: key) ? key : defaultKey
         }
     }
 
-    private func candidates(road: String, destination: String, preferDestination: Bool = false) -> [String] {
-        var out: [String] = []
-        let named = road.isEmpty ? [] : ["name"], towards = destination.isEmpty ? [] : ["destination"]
-        out += preferDestination ? towards + named : named + towards
-        return out + ["default"]
+    /// `roadText(step)` appended to `arena`; returns its range.
+    package func writeRoad(_ step: GuidanceStep, _ arena: TextArena) -> Range<Int> {
+        let compiled = book.compiled
+        let name = arena.appendTrimmed(step.name)
+        let refs = arena.appendList(step.ref, separator: compiled.refSeparator)
+        if name.isEmpty && refs.isEmpty && !step.roadClass.isMotorClass {
+            let raw = Int(step.roadClass.rawValue)
+            guard compiled.unnamed.indices.contains(raw), let word = compiled.unnamed[raw] else { return arena.count..<arena.count }
+            return arena.append(word)
+        }
+        if name.isEmpty { return refs }
+        if refs.isEmpty || arena.sameText(refs, name) { return name }
+        var values = SlotValues()
+        values[0] = name
+        values[1] = refs
+        return arena.fill(compiled.nameAndRef, values)
     }
 
     /// "Name (ref)", "Name", "A 8 / E 52"; for an unnamed cycleway, footway, path, steps or pedestrian street the
     /// phrasebook's word for it (`phrases.unnamed_<class>`: "the cycleway"); else "".
     package func roadText(_ step: GuidanceStep) -> String {
-        let name = TextPieces.trimmed(step.name)
-        let refs = refList(step).joined(separator: book.phrases["ref_separator"] ?? " / ")
-        if name.isEmpty && refs.isEmpty && !step.roadClass.isMotorClass { return book.phrases["unnamed_" + step.roadClass.osmName] ?? "" }
-        if name.isEmpty { return refs }
-        if refs.isEmpty || refs == name { return name }
-        return Self.fill(book.phrases["name_and_ref"] ?? "{name} ({ref})", ["name": name, "ref": refs])
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        return arena.string(writeRoad(step, arena))
     }
 
     package func refList(_ step: GuidanceStep) -> [String] {
@@ -133,12 +191,78 @@ public struct PhrasebookNarrator: StepNarrator {
 
     /// The compass word key for a bearing (north, northeast, ...).
     package static func compass(_ bearing: Int) -> String {
-        let names = Phrasebook.requiredDirections
-        let normalized = ((Double(bearing).truncatingRemainder(dividingBy: 360)) + 360).truncatingRemainder(dividingBy: 360)
-        return names[Int((normalized + 22.5) / 45) % 8]
+        Phrasebook.requiredDirections[compassNumber(bearing)]
     }
 
-    /// Replaces each `{key}` of `values` in `template` (values are inserted verbatim, never re-scanned).
+    /// The index of `compass(bearing)` in `Phrasebook.requiredDirections`.
+    package static func compassNumber(_ bearing: Int) -> Int {
+        let normalized = ((Double(bearing).truncatingRemainder(dividingBy: 360)) + 360).truncatingRemainder(dividingBy: 360)
+        return Int((normalized + 22.5) / 45) % 8
+    }
+
+    /// 0 for "left", 1 for "right" (`side(of:)`), nil for straight, U-turn or none.
+    package static func sideNumber(of modifier: ManeuverModifier?) -> Int? {
+        switch modifier {
+        case .left, .slightLeft, .sharpLeft: 0
+        case .right, .slightRight, .sharpRight: 1
+        default: nil
+        }
+    }
+
+    /// The index of `type` in `ManeuverType.allCases` (the compiled tables' type number).
+    package static func typeNumber(_ type: ManeuverType) -> Int {
+        switch type {
+        case .depart: 0
+        case .arrive: 1
+        case .turn: 2
+        case .newName: 3
+        case .continue: 4
+        case .merge: 5
+        case .onRamp: 6
+        case .offRamp: 7
+        case .fork: 8
+        case .endOfRoad: 9
+        case .roundabout: 10
+        case .rotary: 11
+        case .exitRoundabout: 12
+        case .exitRotary: 13
+        case .roundaboutTurn: 14
+        case .notification: 15
+        }
+    }
+
+    /// The index of `modifier` in `ManeuverModifier.allCases`.
+    package static func modifierNumber(_ modifier: ManeuverModifier) -> Int {
+        switch modifier {
+        case .uturn: 0
+        case .sharpRight: 1
+        case .right: 2
+        case .slightRight: 3
+        case .straight: 4
+        case .slightLeft: 5
+        case .left: 6
+        case .sharpLeft: 7
+        }
+    }
+
+    /// The subkey number of a notice.
+    package static func noticeSubkey(_ notice: GuidanceNotice) -> Int {
+        CompiledPhrasebook.subkeyOfNotice[noticeNumber(notice)]
+    }
+
+    /// The index of `notice` in `CompiledPhrasebook.notices`.
+    package static func noticeNumber(_ notice: GuidanceNotice) -> Int {
+        switch notice {
+        case .tollRoad: 0
+        case .ferry: 1
+        case .leavingFerry: 2
+        case .pushBike: 3
+        case .rideBike: 4
+        }
+    }
+
+    /// Replaces each `{key}` of `values` in `template` (values are inserted verbatim, never re-scanned). The
+    /// reference the compiled templates are filled by (`CompiledTemplate`); the narrator itself does not call it.
     package static func fill(_ template: String, _ values: KeyValuePairs<String, String>) -> String {
         var out = ""
         var rest = Substring(template)

@@ -2,6 +2,15 @@
 /// on Linux, and a route's narration calls them hundreds of times).
 package enum TextPieces {
     /// `text` without leading and trailing spaces and tabs.
+    package static func trimmed(_ text: String) -> String {
+        // Nothing to trim when the first and last bytes are neither (a Character " " or "\t" is that one byte).
+        if let head = text.utf8.first, let tail = text.utf8.last, head != 0x20 && head != 0x09 && tail != 0x20 && tail != 0x09 {
+            return text
+        }
+        return trimmed(Substring(text))
+    }
+
+    /// `text` without leading and trailing spaces and tabs.
     package static func trimmed<S: StringProtocol>(_ text: S) -> String {
         guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" }),
               let last = text.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
@@ -11,6 +20,11 @@ package enum TextPieces {
     /// The non-empty, trimmed parts of a ";"-separated OSM value.
     package static func list(_ value: String) -> [String] {
         guard !value.isEmpty else { return [] }
+        // No ";" byte, so no ";" Character: one part, the whole value trimmed.
+        if !value.utf8.contains(UInt8(ascii: ";")) {
+            let part = trimmed(value)
+            return part.isEmpty ? [] : [part]
+        }
         return value.split(separator: ";").map(trimmed).filter { !$0.isEmpty }
     }
 

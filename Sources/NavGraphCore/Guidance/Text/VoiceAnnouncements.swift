@@ -14,68 +14,81 @@ extension PhrasebookNarrator {
 
     public func voiceInstructions(steps: [GuidanceStep], index: Int) -> [VoiceInstruction] {
         guard steps.indices.contains(index), index + 1 < steps.count else { return [] }
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        let compiled = book.compiled
         let step = steps[index], next = steps[index + 1]
         let length = max(0, step.distance.isFinite ? step.distance : 0)
         let speed = Self.speed(step)
         func clamp(_ t: (seconds: Double, min: Double, max: Double)) -> Double { min(max(speed * t.seconds, t.min), t.max) }
 
         // What is said of the next maneuver, alone and chained with the one after it when that follows closely;
-        // at the maneuver itself an arrival is said in the present ("you have arrived").
-        let nextPhrase = phrase(next, upcoming: true)
-        var thenPhrase: String?
+        // at the maneuver itself an arrival is said in the present ("you have arrived"). Phrases are arena ranges.
+        let nextPhrase = writePhrase(next, upcoming: true, arena)
+        var thenPhrase: Range<Int>?
         if index + 2 < steps.count, next.distance < min(max(Self.speed(next) * Self.chainTiming.seconds, Self.chainTiming.min), Self.chainTiming.max) {
-            thenPhrase = phrase(steps[index + 2], upcoming: true)
+            thenPhrase = writePhrase(steps[index + 2], upcoming: true, arena)
         }
-        func chained(_ first: String, _ second: String?) -> String {
+        func chained(_ first: Range<Int>, _ second: Range<Int>?) -> Range<Int> {
             guard let second else { return first }
-            return PhrasebookNarrator.fill(book.phrases["then"] ?? "{instruction}, {next}", ["instruction": first, "next": second])
+            var values = SlotValues()
+            values[0] = first
+            values[1] = second
+            return arena.fill(compiled.then, values)
         }
         let fullPhrase = chained(nextPhrase, thenPhrase)
-        let atPhrase = next.maneuver.type == .arrive ? chained(phrase(next, upcoming: false), thenPhrase) : fullPhrase
-        func inDistance(_ meters: Double, _ what: String) -> String {
-            let distance = SpokenDistance(meters: meters, units: units, book: book)
-            return PhrasebookNarrator.fill(book.phrases["in_distance"] ?? "{distance}: {instruction}", ["distance": distance.text, "instruction": what])
+        let atPhrase = next.maneuver.type == .arrive ? chained(writePhrase(next, upcoming: false, arena), thenPhrase) : fullPhrase
+        func inDistance(_ meters: Double, _ what: Range<Int>) -> Range<Int> {
+            var values = SlotValues()
+            values[0] = compiled.appendDistance(SpokenDistance.spoken(meters: meters, units: units).phrase, to: arena)
+            values[1] = what
+            return arena.fill(compiled.inDistance, values)
         }
         /// The announcement point for a target distance: where its spoken rounding is true, when that fits.
         func point(_ target: Double) -> Double {
-            let rounded = SpokenDistance(meters: target, units: units, book: book).roundedMeters
+            let rounded = SpokenDistance.spoken(meters: target, units: units).roundedMeters
             return min(rounded <= length ? rounded : target, length)
         }
 
-        let addresses = steps[index...min(index + 2, steps.count - 1)].map { TextPieces.trimmed($0.name) }
+        // The street names the SSML marks as addresses: escaped once for all the step's announcements.
+        var addresses = SSML.AddressNames()
+        for s in index...min(index + 2, steps.count - 1) {
+            addresses.insert(SSML.appendEscaped(arena.appendTrimmed(steps[s].name), in: arena))
+        }
+        // Strictly decreasing by at least `minimumSeparation`, within the step; crowding entries are dropped (their
+        // words are not made).
+        var result: [VoiceInstruction] = []
+        result.reserveCapacity(4)
+        func announce(_ distance: Double, _ text: () -> Range<Int>) {
+            let d = min(max(0, distance), length)
+            if let last = result.last, d > last.distanceAlongGeometry - Self.minimumSeparation { return }
+            var sentence = arena.capitalizedString(text())
+            let ssml = sentence.withUTF8 { SSML.announcement($0, names: addresses, arena: arena) }
+            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence, ssmlAnnouncement: ssml))
+        }
+
         let near = clamp(Self.nearTiming), early = clamp(Self.earlyTiming), at = min(clamp(Self.atTiming), length)
         let gap = max(50, 0.3 * near)
-        var planned: [(distance: Double, text: String)] = []
         if index == 0 || step.maneuver.type == .depart {
             // The departure itself, chained with the first maneuver when that comes before the "near" point.
-            let depart = phrase(step, upcoming: false)
+            let depart = writePhrase(step, upcoming: false, arena)
             if length <= near + gap {
-                planned.append((length, chained(depart, fullPhrase)))
+                announce(length) { chained(depart, fullPhrase) }
             } else {
-                planned.append((length, depart))
-                if length - early >= gap { planned.append((point(early), inDistance(point(early), nextPhrase))) }
-                planned.append((point(near), inDistance(point(near), fullPhrase)))
+                announce(length) { depart }
+                if length - early >= gap { announce(point(early)) { inDistance(point(early), nextPhrase) } }
+                announce(point(near)) { inDistance(point(near), fullPhrase) }
             }
-            planned.append((at, atPhrase))
+            announce(at) { atPhrase }
         } else if length - at < gap {
-            planned.append((length, atPhrase))
+            announce(length) { atPhrase }
         } else {
             if length > near + gap {
                 let first = length >= early ? point(early) : length
-                planned.append((first, inDistance(first, nextPhrase)))
+                announce(first) { inDistance(first, nextPhrase) }
             }
-            planned.append((point(near), inDistance(point(near), fullPhrase)))
-            planned.append((at, atPhrase))
-        }
-
-        // Strictly decreasing by at least `minimumSeparation`, within the step; crowding entries are dropped.
-        var result: [VoiceInstruction] = []
-        for (distance, text) in planned {
-            let d = min(max(0, distance), length)
-            if let last = result.last, d > last.distanceAlongGeometry - Self.minimumSeparation { continue }
-            let sentence = PhrasebookNarrator.capitalized(text)
-            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence,
-                                           ssmlAnnouncement: SSML.announcement(sentence, addresses: addresses)))
+            announce(point(near)) { inDistance(point(near), fullPhrase) }
+            announce(at) { atPhrase }
         }
         return result
     }

@@ -1,0 +1,129 @@
+/// `SSML.announcement` over bytes: the sentence and the address names come from a `TextArena`, the body is built in
+/// the arena's `ssml` scratch buffer, and the one String made is the finished markup.
+extension SSML {
+    private static let speakOpen = ContiguousArray("<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">".utf8)
+    private static let speakClose = ContiguousArray("</prosody></amazon:effect></speak>".utf8)
+    private static let addressOpen = ContiguousArray("<say-as interpret-as=\"address\">".utf8)
+    private static let addressClose = ContiguousArray("</say-as>".utf8)
+
+    /// Up to three address names (escaped, non-empty), longest first and otherwise in their order, as arena ranges.
+    package struct AddressNames {
+        package private(set) var count = 0
+        private var n0 = 0..<0, n1 = 0..<0, n2 = 0..<0
+
+        package init() {}
+
+        package subscript(i: Int) -> Range<Int> {
+            get { i == 0 ? n0 : (i == 1 ? n1 : n2) }
+            set { if i == 0 { n0 = newValue } else if i == 1 { n1 = newValue } else { n2 = newValue } }
+        }
+
+        /// Inserts `name` after the names at least as long (the order a stable sort by decreasing length gives).
+        package mutating func insert(_ name: Range<Int>) {
+            guard count < 3, !name.isEmpty else { return }
+            var i = count
+            while i > 0 && self[i - 1].count < name.count { self[i] = self[i - 1]; i -= 1 }
+            self[i] = name
+            count += 1
+        }
+    }
+
+    /// Appends `escaped` of the arena's own `range` to it; returns the range of the copy.
+    package static func appendEscaped(_ range: Range<Int>, in arena: TextArena) -> Range<Int> {
+        let start = arena.count
+        var i = range.lowerBound
+        while i < range.upperBound { escape(arena[i]) { arena.append($0) }; i += 1 }
+        return start..<arena.count
+    }
+
+    @inline(__always) private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+
+    @inline(__always) private static func escape(_ byte: UInt8, _ emit: (UInt8) -> Void) {
+        switch byte {
+        case UInt8(ascii: "&"): for b in "&amp;".utf8 { emit(b) }
+        case UInt8(ascii: "<"): for b in "&lt;".utf8 { emit(b) }
+        case UInt8(ascii: ">"): for b in "&gt;".utf8 { emit(b) }
+        case UInt8(ascii: "\""): for b in "&quot;".utf8 { emit(b) }
+        case UInt8(ascii: "'"): for b in "&apos;".utf8 { emit(b) }
+        default: emit(byte)
+        }
+    }
+
+    /// `announcement(sentence, addresses:)` for the sentence's UTF-8 and the addresses' escaped names in `arena`.
+    package static func announcement(_ sentence: UnsafeBufferPointer<UInt8>, names: AddressNames, arena: TextArena) -> String {
+        var body = arena.ssml
+        arena.ssml = []
+        defer { arena.ssml = body }
+        body.removeAll(keepingCapacity: true)
+        body.reserveCapacity(sentence.count + 64)
+        if sentence.contains(where: isSpecial) {
+            for byte in sentence { escape(byte) { body.append($0) } }
+        } else {
+            body.append(contentsOf: sentence)
+        }
+        var marked = 0 // bit k: names[k] was marked
+        for k in 0..<names.count {
+            let name = arena.bytes(names[k])
+            // Names inside a longer one marked already are left alone.
+            var inside = false
+            for m in 0..<k where marked & (1 << m) != 0 && find(name, in: arena.bytes(names[m]), from: 0) != nil { inside = true }
+            if inside { continue }
+            guard let start = body.withUnsafeBufferPointer({ wordStart(of: name, in: $0) }) else { continue }
+            body.insert(contentsOf: addressClose, at: start + name.count)
+            body.insert(contentsOf: addressOpen, at: start)
+            marked |= 1 << k
+        }
+        let total = speakOpen.count + body.count + speakClose.count
+        return String(unsafeUninitializedCapacity: total) { out in
+            guard let base = out.baseAddress else { return 0 }
+            var i = 0
+            func copy(_ part: ContiguousArray<UInt8>) {
+                part.withUnsafeBufferPointer { p in
+                    if let from = p.baseAddress, p.count > 0 { (base + i).update(from: from, count: p.count) }
+                }
+                i += part.count
+            }
+            copy(speakOpen); copy(body); copy(speakClose)
+            return i
+        }
+    }
+
+    /// `wordStart(of:in:)` over buffers.
+    package static func wordStart(of word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        var from = 0
+        while let start = find(word, in: text, from: from) {
+            let before = start == 0 ? UInt8(ascii: " ") : text[start - 1]
+            let end = start + word.count
+            let after = end == text.count ? UInt8(ascii: " ") : text[end]
+            if before == UInt8(ascii: " ") || before == UInt8(ascii: "(") {
+                switch after {
+                case UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "<"): return start
+                default: break
+                }
+            }
+            from = start + 1
+        }
+        return nil
+    }
+
+    /// `find(_:in:from:)` over buffers.
+    package static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard !word.isEmpty, text.count >= word.count, from <= text.count - word.count else { return nil }
+        let first = word[0]
+        var i = from
+        while i <= text.count - word.count {
+            if text[i] == first {
+                var j = 1
+                while j < word.count && text[i + j] == word[j] { j += 1 }
+                if j == word.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+}
