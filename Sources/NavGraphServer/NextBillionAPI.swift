@@ -34,9 +34,10 @@ package enum NextBillionAPI {
         switch request.path {
         case "/navigation/json", "/directions/json":
             let directions = try options.directionsRequest(navigation: request.path == "/navigation/json", limits: service.limits)
-            let (response, json) = try service.routerPool(for: directions.url.profileID).with { router in
+            let result = try service.routerPool(for: directions.url.profileID).with { router in
                 try service.directions(directions, router: router)
             }
+            let (response, json) = (result.response, RouteEndpoint.body(result.response, directions.parameters, uuid: result.uuid, shape: result.shape))
             return .json(request.path == "/navigation/json"
                          ? navigationBody(json, response, units: directions.parameters.voiceUnits)
                          : directionsBody(json, response))

@@ -64,14 +64,31 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var contentType: String
-    public var body: Data
+    /// The body (a view of the writer's buffer when a JSON writer made it).
+    public var body: Data {
+        get { bytes?.data ?? storedBody }
+        set { storedBody = newValue; bytes = nil }
+    }
+    private var storedBody: Data
+    /// The body as a JSON writer left it, which the socket layer sends without a copy; nil for other bodies.
+    package private(set) var bytes: WrittenBytes?
 
     public init(status: Int, contentType: String, body: Data) {
-        self.status = status; self.contentType = contentType; self.body = body
+        self.status = status; self.contentType = contentType; self.storedBody = body
+    }
+
+    /// A response whose body is a finished writer's buffer.
+    package init(status: Int, contentType: String, bytes: WrittenBytes) {
+        self.status = status; self.contentType = contentType; self.storedBody = Data(); self.bytes = bytes
     }
 
     /// A JSON response.
     package static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: value.data(pretty: false))
+        json(value.bytes(pretty: false), status: status)
+    }
+
+    /// A JSON response of bytes a writer made.
+    package static func json(_ bytes: WrittenBytes, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: bytes)
     }
 }
