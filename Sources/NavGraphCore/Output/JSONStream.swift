@@ -286,7 +286,7 @@ package struct JSONStream: JSONSink, ~Copyable {
     /// decimals; `JSONStreamTests` pins it); anything else goes through `format`.
     private mutating func rounded(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
-        let scale = pow(10, Double(decimals))
+        let scale = decimals >= 0 && decimals <= 6 ? Double(Self.power(decimals)) : pow(10, Double(decimals))
         let scaled = (value.magnitude * scale).rounded()
         guard decimals >= 0, decimals <= 6, value.magnitude < 1e9, scaled == 0 || scaled * 1000 >= scale else {
             return format((value * scale).rounded() / scale)

@@ -24,7 +24,7 @@ public enum Polyline {
     /// Writes the encoding to `out`, which has room for `maxBytesPerCoordinate` per coordinate; returns the bytes written.
     @inline(__always)
     package static func write(_ coords: ArraySlice<Coordinate>, precision: Int, repeatLast: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        let factor = pow(10, Double(precision))
+        let factor = precision == 6 ? 1e6 : precision == 5 ? 1e5 : pow(10, Double(precision))
         var count = 0
         var previous = (lat: Int64(0), lon: Int64(0))
         for c in coords {
