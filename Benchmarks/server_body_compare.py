@@ -130,12 +130,17 @@ def requests(pairs, n, rng):
         if i % 3 == 1: q.append(f"waypoints={latlng(b[:2])}")
         if i % 4 == 2: q.append("lang=de")
         if i % 5 == 3: q.append("geometry=geojson")
+        if i % 5 == 4: q.append("geometry=polyline&overview=simplified")
+        if i % 6 == 5: q.append("alternatives=true&altcount=2&lang=fr")
+        if i % 7 == 6: q.append("overview=false&avoid=toll")
         out.append(("nextbillion_navigation", "GET", "/navigation/json?" + "&".join(q), None, None))
         q = [f"origin={latlng(a[:2])}", f"destination={latlng(a[2:])}"]
         if i % 2 == 0: q.append("alternatives=true")
         if i % 3 == 0: q.append("steps=true")
         if i % 4 == 1: q.append("geometry=geojson")
         if i % 5 == 2: q.append(f"waypoints={latlng(b[:2])}|{latlng(b[2:])}")
+        if i % 6 == 3: q.append("overview=simplified&geometry=polyline6")
+        if i % 7 == 4: q.append("overview=false&mode=car")
         out.append(("nextbillion_directions", "GET", "/directions/json?" + "&".join(q), None, None))
     for i in range(max(4, n // 10)):
         a, b = pick(2)

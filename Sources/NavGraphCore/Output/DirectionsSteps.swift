@@ -84,19 +84,7 @@ extension DirectionsResponse {
         sink.member("geometry_index", integer: i.geometryIndex)
         if let lanes = i.lanes {
             sink.key("lanes")
-            sink.beginArray()
-            for lane in lanes {
-                sink.beginObject()
-                sink.member("valid", bool: lane.valid)
-                sink.member("active", bool: lane.active)
-                sink.key("indications")
-                sink.beginArray()
-                for indication in lane.indications { sink.string(indication) }
-                sink.endArray()
-                if let valid = lane.validIndication { sink.member("valid_indication", valid) }
-                sink.endObject()
-            }
-            sink.endArray()
+            self.lanes(lanes, to: &sink)
         }
         if i.isTollCollection {
             sink.key("toll_collection")
@@ -108,5 +96,22 @@ extension DirectionsResponse {
         if i.hasStopSign { sink.member("stop_sign", bool: true) }
         if i.hasYieldSign { sink.member("yield_sign", bool: true) }
         sink.endObject()
+    }
+
+    /// An intersection's `lanes`, left to right.
+    package static func lanes<S: JSONSink & ~Copyable>(_ lanes: [Lane], to sink: inout S) {
+        sink.beginArray()
+        for lane in lanes {
+            sink.beginObject()
+            sink.member("valid", bool: lane.valid)
+            sink.member("active", bool: lane.active)
+            sink.key("indications")
+            sink.beginArray()
+            for indication in lane.indications { sink.string(indication) }
+            sink.endArray()
+            if let valid = lane.validIndication { sink.member("valid_indication", valid) }
+            sink.endObject()
+        }
+        sink.endArray()
     }
 }
