@@ -298,15 +298,16 @@ package struct JSONStream: JSONSink, ~Copyable {
         count += DecimalWriter.integer(rest / divisor, to: base + count)
         rest %= divisor
         guard rest > 0 else { return }
+        // Exactly `decimals` digits from the back (divisions by the constant 10), then the trailing zeros dropped.
         base[count] = UInt8(ascii: ".")
-        count += 1
-        var digit = divisor / 10
-        while rest > 0 {
-            base[count] = UInt8(ascii: "0") + UInt8(rest / digit)
-            count += 1
-            rest %= digit
-            digit /= 10
+        var index = count + decimals
+        while index > count {
+            base[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
         }
+        count += decimals + 1
+        while base[count - 1] == UInt8(ascii: "0") { count -= 1 }
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form (through `fewDecimals`
