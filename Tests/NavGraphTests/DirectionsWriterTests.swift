@@ -105,4 +105,37 @@ import Testing
         }
         #expect(checked > 200)
     }
+
+    /// The in-process document is the server's `/route` body byte for byte (the random uuid aside).
+    @Test func inProcessDocumentIsTheServersBody() throws {
+        let graph = try Fixtures.graph("monaco")
+        let offline = OSRMService(engine: RoutingEngine(graph: graph))
+        let server = RoutingService(engine: RoutingEngine(graph: graph))
+        let points = randomRoadPoints(graph, count: 16, seed: 9).map { point in
+            Coordinate(lat: (point.lat * 1e7).rounded() / 1e7, lon: (point.lon * 1e7).rounded() / 1e7)
+        }
+        let uuid = try NSRegularExpression(pattern: #""uuid":"[0-9a-f-]{36}""#)
+        func masked(_ data: Data) -> String {
+            let text = String(decoding: data, as: UTF8.self)
+            return uuid.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: #""uuid":"-""#)
+        }
+        var compared = 0
+        for pair in 0..<8 {
+            let a = points[2 * pair], b = points[2 * pair + 1]
+            for query in Self.options {
+                let options = Dictionary(uniqueKeysWithValues: query.split(separator: "&").map { item -> (String, String) in
+                    let parts = item.split(separator: "=", maxSplits: 1)
+                    return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+                })
+                guard let document = try? offline.directions(DirectionsQuery(coordinates: [a, b], options: options)) else { continue }
+                let sorted = options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+                let target = String(format: "/route/v1/driving/%.7f,%.7f;%.7f,%.7f", a.lon, a.lat, b.lon, b.lat) + (sorted.isEmpty ? "" : "?" + sorted)
+                let response = server.handle(HTTPRequest(method: "GET", target: target))
+                #expect(response.status == 200)
+                #expect(masked(document.json) == masked(response.body), "\(target)")
+                compared += 1
+            }
+        }
+        #expect(compared > 40)
+    }
 }
