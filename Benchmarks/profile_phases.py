@@ -21,10 +21,13 @@ ALLOC = re.compile(r"^(malloc|free|cfree|realloc|calloc|_int_malloc|_int_free|_i
 PHASES = [
     ("instruction/voice/banner text", r"PhrasebookNarrator|SSML\.|SpokenDistance|TextPieces|TextArena|CompiledTemplate|RouteText|Narrator|"
                                       r"voiceInstructions|bannerInstructions|Phrasebook"),
-    ("JSON serialization", r"JSON\.(write|data|quote|format)|Double\.write|_Float64ToASCII|Double\.description"),
+    ("JSON bytes (JSONStream: quoting, numbers, polyline, buffer)", r"JSONStream\.|JSON\.(write|data|bytes|quote|format)|Double\.write|"
+                                                                   r"_Float64ToASCII|Double\.description|Polyline\.write|WrittenBytes"),
     ("body reshaping (update/keepOnly/remove)", r"JSON\.(update|keepOnly|remove|member)"),
-    ("JSON tree building (DirectionsResponse, polyline)", r"DirectionsResponse\.|RouteEndpoint\.body|Polyline|CongestionRuns|"
-                                                           r"MapboxDirectionsAPI\.(body|response|json)|JSON\.(number|position|measure)"),
+    ("Directions writer (DirectionsResponse, shape, tree builder)", r"DirectionsResponse\.|RouteEndpoint\.(body|bytes)|Polyline|"
+                                                                     r"CongestionRuns|MapboxDirectionsAPI\.(body|shape|response|json)|"
+                                                                     r"JSON\.(number|position|measure)|JSONTreeBuilder|"
+                                                                     r"(VoiceInstruction|BannerInstruction|BannerContent|BannerComponent)\.write"),
     ("guidance steps", r"StepBuilder|Router\.addSteps|Guidance|Maneuver|Junction|Lane|Roundabout|TurnAngle"),
     ("leg building", r"Router\.buildLeg|LegBuilder|Router\.leg\(|annotations"),
     ("CCH search + unpacking", r"CCHSearch|ShortestPathSearch|Router\.legPath|CCHMetric|Hierarchy"),

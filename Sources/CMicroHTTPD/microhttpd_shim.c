@@ -189,7 +189,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         .body_length = state->length,
         .body_too_big = state->too_big,
     };
-    ngh_response response = {500, "text/plain", NULL, 0};
+    ngh_response response = {500, "text/plain", NULL, 0, NULL, NULL};
     tracked_connection *entry = tracked(connection);
     if (entry) {
         pthread_mutex_lock(&daemon->lock);
@@ -204,7 +204,10 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         pthread_mutex_unlock(&daemon->lock);
     }
     struct MHD_Response *reply;
-    if (response.body) {
+    if (response.body && response.release) {
+        reply = MHD_create_response_from_buffer_with_free_callback_cls(response.body_length, response.body, response.release,
+                                                                        response.owner);
+    } else if (response.body) {
         reply = MHD_create_response_from_buffer(response.body_length, response.body, MHD_RESPMEM_MUST_FREE);
     } else {
         reply = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
@@ -215,6 +218,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         MHD_add_response_header(reply, "Access-Control-Allow-Origin", "*");
         result = MHD_queue_response(connection, (unsigned)response.status, reply);
         MHD_destroy_response(reply);
+    } else if (response.release) {
+        response.release(response.owner);
     } else {
         free(response.body);
     }

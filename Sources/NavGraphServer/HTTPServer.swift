@@ -77,6 +77,11 @@ nonisolated(unsafe) private let contentTypes: [String: UnsafeMutablePointer<CCha
         strdup(type).map { (type, $0) }
     })
 
+/// Drops the reference `httpHandler` gave libmicrohttpd with a body it sends without a copy.
+private let releaseBody: @convention(c) (UnsafeMutableRawPointer?) -> Void = { owner in
+    if let owner { Unmanaged<WrittenBytes>.fromOpaque(owner).release() }
+}
+
 private let httpHandler: ngh_handler = { context, request, response in
     guard let context, let request, let response else { return }
     let box = Unmanaged<CallbackBox>.fromOpaque(context).takeUnretainedValue()
@@ -88,7 +93,13 @@ private let httpHandler: ngh_handler = { context, request, response in
     let answer = box.service.handle(HTTPRequest(method: method, target: target, body: body, bodyTooBig: request.pointee.body_too_big != 0))
     response.pointee.status = Int32(answer.status)
     response.pointee.content_type = UnsafePointer(contentTypes[answer.contentType] ?? contentTypes["text/plain"])
-    if !answer.body.isEmpty, let bytes = malloc(answer.body.count) {
+    if let owned = answer.bytes, owned.count > 0 {
+        // A JSON writer's buffer: sent as it is, released by libmicrohttpd when the response is destroyed.
+        response.pointee.body = owned.base.assumingMemoryBound(to: CChar.self)
+        response.pointee.body_length = owned.count
+        response.pointee.owner = Unmanaged.passRetained(owned).toOpaque()
+        response.pointee.release = releaseBody
+    } else if !answer.body.isEmpty, let bytes = malloc(answer.body.count) {
         answer.body.withUnsafeBytes { raw in
             if let base = raw.baseAddress { memcpy(bytes, base, raw.count) }
         }

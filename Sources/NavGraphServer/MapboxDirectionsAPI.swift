@@ -152,47 +152,35 @@ package enum MapboxDirectionsAPI {
         return vehicle
     }
 
-    /// The pipeline's JSON with Mapbox's additions: waypoint names, the leg `closures` list and `traffic_tendency`.
-    /// Mapbox lists every coordinate in `waypoints`, silent via points included (the SDK pairs them with its own
-    /// waypoints one to one); `waypoint_names` name the ones that separate legs.
-    package static func body(_ json: JSON, _ request: Request, response: RouteResponse) -> JSON {
-        var body = json
-        var stops = response.waypoints.map { (json: DirectionsResponse.waypoint($0), isStop: true) }
+    /// The pipeline's Directions body with Mapbox's additions: waypoint names, the leg `closures` list and
+    /// `traffic_tendency`. Mapbox lists every coordinate in `waypoints`, silent via points included (the SDK pairs
+    /// them with its own waypoints one to one); `waypoint_names` name the ones that separate legs.
+    package static func body(_ result: DirectionsResult, _ request: Request) -> WrittenBytes {
+        RouteEndpoint.bytes(result.response, request.directions.parameters, uuid: result.uuid, shape: shape(result, request))
+    }
+
+    /// The shape of the pipeline's body with Mapbox's additions.
+    package static func shape(_ result: DirectionsResult, _ request: Request) -> DirectionsShape {
+        let response = result.response
+        var shape = result.shape
+        var stops = response.waypoints.map { (waypoint: $0, isStop: true) }
         if request.directions.parameters.waypoints != nil, let route = response.routes.first, route.legs.count + 1 == response.waypoints.count {
-            stops = [(DirectionsResponse.waypoint(response.waypoints[0]), true)]
+            stops = [(response.waypoints[0], true)]
             for (index, leg) in route.legs.enumerated() {
-                stops += leg.viaWaypoints.map { (DirectionsResponse.waypoint($0.waypoint), false) }
-                stops.append((DirectionsResponse.waypoint(response.waypoints[index + 1]), true))
+                stops += leg.viaWaypoints.map { ($0.waypoint, false) }
+                stops.append((response.waypoints[index + 1], true))
             }
         }
         var names = (request.waypointNames ?? [])[...]
-        let items = stops.map { stop -> JSON in
-            guard stop.isStop, let name = names.popFirst(), !name.isEmpty else { return stop.json }
-            var named = stop.json
-            named.update("name") { _ in .string(name) }
+        shape.waypoints = stops.map { stop -> RouteWaypoint in
+            guard stop.isStop, let name = names.popFirst(), !name.isEmpty else { return stop.waypoint }
+            var named = stop.waypoint
+            named.roadName = name
             return named
         }
-        if body.member("waypoints") != nil { body.update("waypoints") { _ in .array(items) } }
-        if request.closures || request.trafficTendency {
-            body.update("routes") { routes in
-                guard case .array(let items) = routes else { return routes }
-                return .array(items.map { route in
-                    var shaped = route
-                    shaped.update("legs") { legs in
-                        guard case .array(let legItems) = legs else { return legs }
-                        return .array(legItems.map { addOwnAnnotations($0, request) })
-                    }
-                    return shaped
-                })
-            }
-        }
-        return body
-    }
-
-    /// A leg with `closures` (navgraph's traffic has no closures: always empty) and `annotation.traffic_tendency`
-    /// (0, Mapbox's "unknown", for every segment: the traffic feed has no tendencies).
-    package static func addOwnAnnotations(_ leg: JSON, _ request: Request) -> JSON {
-        addOwnAnnotations(leg, closures: request.closures, trafficTendency: request.trafficTendency)
+        shape.closures = request.closures
+        shape.trafficTendency = request.trafficTendency
+        return shape
     }
 
     /// A leg with the `closures` list and the `traffic_tendency` annotation, as asked for.

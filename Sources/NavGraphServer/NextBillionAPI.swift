@@ -34,12 +34,12 @@ package enum NextBillionAPI {
         switch request.path {
         case "/navigation/json", "/directions/json":
             let directions = try options.directionsRequest(navigation: request.path == "/navigation/json", limits: service.limits)
-            let (response, json) = try service.routerPool(for: directions.url.profileID).with { router in
+            let result = try service.routerPool(for: directions.url.profileID).with { router in
                 try service.directions(directions, router: router)
             }
             return .json(request.path == "/navigation/json"
-                         ? navigationBody(json, response, units: directions.parameters.voiceUnits)
-                         : directionsBody(json, response))
+                         ? NextBillionWriter.navigation(result, directions.parameters)
+                         : NextBillionWriter.directions(result, directions.parameters))
         case "/distancematrix/json": return .json(try options.matrix(service: service))
         default: return .json(try options.isochrone(service: service))
         }
@@ -267,117 +267,6 @@ package enum NextBillionAPI {
     /// `{"latitude": ..., "longitude": ...}`.
     package static func location(_ c: Coordinate) -> JSON {
         .object([("latitude", .number(c.lat, decimals: 6)), ("longitude", .number(c.lon, decimals: 6))])
-    }
-
-    /// `[lon, lat]` of the Directions JSON as a NextBillion location.
-    package static func location(_ position: JSON?) -> JSON {
-        guard case .array(let items)? = position, case .number(let lon)? = items.first, case .number(let lat)? = items.last else { return .null }
-        return location(Coordinate(lat: lat, lon: lon))
-    }
-
-    /// `{"value": n}` rounded to whole metres or seconds.
-    package static func value(_ number: Double?) -> JSON {
-        .object([("value", number.map { .number($0.rounded()) } ?? .null)])
-    }
-
-    /// The navigation response: `routes` with legs, steps, maneuvers and voice instructions in NextBillion's shape.
-    package static func navigationBody(_ json: JSON, _ response: RouteResponse, units: DistanceUnits) -> JSON {
-        let routes = zip(json.elements("routes"), response.routes).map { item, route in
-            self.route(item, route, navigation: true, units: units)
-        }
-        return .object([("status", .string("Ok")), ("msg", .string("")), ("routes", .array(routes))])
-    }
-
-    /// The directions response: the primary `route` (and every route in `routes` when alternatives were asked for).
-    package static func directionsBody(_ json: JSON, _ response: RouteResponse) -> JSON {
-        let routes = zip(json.elements("routes"), response.routes).map { item, route in
-            self.route(item, route, navigation: false, units: .metric)
-        }
-        var members: [(String, JSON)] = [("status", .string("Ok")), ("msg", .string("")), ("route", routes.first ?? .null)]
-        if routes.count > 1 { members.append(("routes", .array(routes))) }
-        return .object(members)
-    }
-
-    private static func route(_ item: JSON, _ route: Route, navigation: Bool, units: DistanceUnits) -> JSON {
-        let coordinates = route.coordinates
-        var members: [(String, JSON)] = [
-            ("distance", .number(route.distance, decimals: 1)),
-            ("duration", .number(route.duration.rounded())),
-            ("raw_duration", .number(route.durationTypical, decimals: 1)),
-            ("predicted_duration", .number(route.duration, decimals: 1)),
-            ("weight", item.member("weight") ?? .null),
-        ]
-        switch item.member("geometry") {
-        case .string(let polyline)?: members.append(("geometry", .string(polyline)))
-        case let geojson?: members.append(("geojson", .object([("type", .string("Feature")), ("geometry", geojson)])))
-        case nil: break
-        }
-        if let first = coordinates.first, let last = coordinates.last {
-            members += [("start_location", location(first)), ("end_location", location(last))]
-        }
-        members.append(("legs", .array(zip(item.elements("legs"), route.legs).map { legItem, leg in
-            var legMembers: [(String, JSON)] = [("distance", value(leg.distance)), ("duration", value(leg.duration))]
-            if let first = leg.coordinates.first, let last = leg.coordinates.last {
-                legMembers += [("start_location", location(first)), ("end_location", location(last))]
-            }
-            if navigation { legMembers.append(("raw_duration", .number(leg.durationTypical, decimals: 1))) }
-            let steps = legItem.elements("steps")
-            legMembers.append(("steps", .array(steps.enumerated().map { index, step in
-                let end = steps[safe: index + 1]?.member("maneuver")?.member("location")
-                return self.step(step, end: end ?? leg.coordinates.last.map(JSON.position), navigation: navigation, units: units)
-            })))
-            return .object(legMembers)
-        })))
-        return .object(members)
-    }
-
-    private static func step(_ step: JSON, end: JSON?, navigation: Bool, units: DistanceUnits) -> JSON {
-        let maneuver = step.member("maneuver") ?? .object([])
-        var maneuverMembers: [(String, JSON)] = [
-            ("bearing_after", maneuver.member("bearing_after") ?? .null),
-            ("bearing_before", maneuver.member("bearing_before") ?? .null),
-            ("coordinate", location(maneuver.member("location"))),
-            ("maneuver_type", maneuver.member("type") ?? .null),
-            ("modifier", maneuver.member("modifier") ?? .null),
-        ]
-        var members: [(String, JSON)] = [
-            ("distance", value(step.double("distance"))),
-            ("duration", value(step.double("duration"))),
-            ("geometry", step.member("geometry") ?? .null),
-            ("start_location", location(maneuver.member("location"))),
-            ("end_location", location(end)),
-        ]
-        if navigation {
-            maneuverMembers += [
-                ("instruction", maneuver.member("instruction") ?? .null),
-                ("muted", .bool(false)),
-                ("roundabout_count", maneuver.member("exit") ?? .null),
-                ("voice_instruction", .array(step.elements("voiceInstructions").map { voice in
-                    .object([("distance_along_geometry", .number((voice.double("distanceAlongGeometry") ?? 0).rounded())),
-                             ("instruction", voice.member("announcement") ?? .null),
-                             ("unit", .string(units.rawValue))])
-                })),
-            ]
-            members += [
-                ("name", step.member("name") ?? .string("")),
-                ("reference", step.member("ref") ?? .string("")),
-                ("driving_side", step.member("driving_side") ?? .null),
-                ("intersections", .array(step.elements("intersections").map { intersection in
-                    var fields: [(String, JSON)] = [
-                        ("bearings", intersection.member("bearings") ?? .array([])),
-                        ("classes", intersection.member("classes") ?? .array([])),
-                        ("entry", intersection.member("entry") ?? .array([])),
-                        ("intersection_in", intersection.member("in") ?? .null),
-                        ("intersection_out", intersection.member("out") ?? .null),
-                        ("location", location(intersection.member("location"))),
-                    ]
-                    if let lanes = intersection.member("lanes") { fields.append(("lanes", lanes)) }
-                    return .object(fields)
-                })),
-            ]
-        }
-        members.append(("maneuver", .object(maneuverMembers)))
-        return .object(members)
     }
 
     /// An error in NextBillion's form: `{"status": code, "msg": message}`, HTTP 400 (401 without a valid key).

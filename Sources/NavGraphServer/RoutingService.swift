@@ -66,10 +66,10 @@ public final class RoutingService: Sendable {
             request.query.removeAll { AccessTokens.parameterNames.contains($0.name) }
             if MapboxDirectionsAPI.matches(request.path) {
                 let mapbox = try MapboxDirectionsAPI.parse(request, limits: limits)
-                let (response, json) = try routerPool(for: mapbox.directions.url.profileID).with { router in
+                let result = try routerPool(for: mapbox.directions.url.profileID).with { router in
                     try directions(mapbox.directions, router: router)
                 }
-                return .json(MapboxDirectionsAPI.body(json, mapbox, response: response))
+                return .json(MapboxDirectionsAPI.body(result, mapbox))
             }
             if RouteRefreshAPI.matches(request.path) { return try RouteRefreshAPI.answer(request, service: self) }
             if NextBillionAPI.matches(request.path) { return try NextBillionAPI.answer(request, service: self) }
@@ -93,16 +93,16 @@ public final class RoutingService: Sendable {
     package func routerPool(for profile: ProfileID) throws -> RouterPool { try osrm.routerPool(for: profile) }
 
     /// The shared route pipeline (`OSRMService.directions`); with `enableRefresh` the routes are kept for
-    /// `/directions-refresh/v1` under the response's uuid and the answer says for how long.
-    package func directions(_ request: DirectionsRequest, router: Router) throws -> (response: RouteResponse, json: JSON) {
-        var (response, json, paths) = try osrm.directions(request, router: router)
-        if request.enableRefresh, case .string(let uuid)? = json.member("uuid") {
-            refreshCache.insert(uuid, RefreshableRoutes(profile: request.url.profileID, parameters: request.parameters,
-                                                        usesTraffic: request.usesTraffic, dialectAnnotations: request.dialectAnnotations,
-                                                        routes: paths, issued: Date()))
-            json.append("refresh_ttl", .number(refreshCache.maximumAge.rounded(.down)))
+    /// `/directions-refresh/v1` under the response's uuid and the body says for how long (`refresh_ttl`).
+    package func directions(_ request: DirectionsRequest, router: Router) throws -> DirectionsResult {
+        var result = try osrm.directions(request, router: router)
+        if request.enableRefresh {
+            refreshCache.insert(result.uuid, RefreshableRoutes(profile: request.url.profileID, parameters: request.parameters,
+                                                               usesTraffic: request.usesTraffic, dialectAnnotations: request.dialectAnnotations,
+                                                               routes: result.paths, issued: Date()))
+            result.shape.refreshTTL = refreshCache.maximumAge.rounded(.down)
         }
-        return (response, json)
+        return result
     }
 
     /// Map matching through the core's pipeline.

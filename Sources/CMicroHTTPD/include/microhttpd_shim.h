@@ -18,12 +18,15 @@ typedef struct {
     int body_too_big;
 } ngh_request;
 
-/// The handler's answer. `body` must come from malloc; the shim frees it.
+/// The handler's answer. Without `release`, `body` must come from malloc and the shim frees it; with `release`, the
+/// body stays the owner's and is sent without a copy, and `release(owner)` is called once when it is no longer needed.
 typedef struct {
     int status;
     const char *content_type;
     char *body;
     size_t body_length;
+    void (*release)(void *owner);
+    void *owner;
 } ngh_response;
 
 typedef void (*ngh_handler)(void *context, const ngh_request *request, ngh_response *response);

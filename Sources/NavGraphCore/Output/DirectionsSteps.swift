@@ -1,90 +1,117 @@
 /// The `steps` of a Directions leg (Mapbox Directions v5 / OSRM shape), and the `maxspeed` annotation.
 extension DirectionsResponse {
-    package static func steps(_ leg: RouteLeg, _ options: OutputOptions) -> [JSON] {
-        leg.steps.indices.map { step(leg.steps, $0, leg: leg, options) }
-    }
-
     /// `{"speed": 50, "unit": "km/h"}`, `{"none": true}` or `{"unknown": true}` from a stored limit.
-    package static func maxspeed(_ stored: UInt8) -> JSON {
+    package static func maxspeed<S: JSONSink & ~Copyable>(_ stored: UInt8, to sink: inout S) {
+        sink.beginObject()
         switch stored {
-        case 0: .object([("unknown", .bool(true))])
-        case 255: .object([("none", .bool(true))])
-        default: .object([("speed", .number(Double(stored))), ("unit", .string("km/h"))])
+        case 0: sink.member("unknown", bool: true)
+        case 255: sink.member("none", bool: true)
+        default:
+            sink.member("speed", integer: Int(stored))
+            sink.member("unit", "km/h")
         }
+        sink.endObject()
     }
 
-    private static func step(_ steps: [GuidanceStep], _ index: Int, leg: RouteLeg, _ options: OutputOptions) -> JSON {
+    package static func step<S: JSONSink & ~Copyable>(_ steps: [GuidanceStep], _ index: Int, leg: RouteLeg, _ options: OutputOptions,
+                                                      to sink: inout S) {
         let step = steps[index]
-        let range = step.geometryRange
-        var coordinates = Array(leg.coordinates[range])
-        if coordinates.count == 1 { coordinates.append(coordinates[0]) }
-        var members: [(String, JSON)] = [
-            ("distance", .measure(step.distance)),
-            ("duration", .measure(step.duration)),
-            ("weight", .measure(step.weight)),
-            ("name", .string(step.name)),
-        ]
-        if !step.ref.isEmpty { members.append(("ref", .string(step.ref))) }
-        if !step.destinations.isEmpty { members.append(("destinations", .string(step.destinations))) }
-        if !step.exits.isEmpty { members.append(("exits", .string(step.exits))) }
-        if !step.rotaryName.isEmpty { members.append(("rotary_name", .string(step.rotaryName))) }
-        members += [
-            ("mode", .string(step.mode.rawValue)),
-            ("driving_side", .string(step.drivingSide)),
-            ("geometry", geometry(coordinates, options.geometry)),
-            ("maneuver", maneuver(step, instruction: options.narrator?.instruction(steps: steps, index: index))),
-            ("intersections", .array(step.intersections.map(intersection))),
-        ]
+        sink.beginObject()
+        sink.member("distance", measure: step.distance)
+        sink.member("duration", measure: step.duration)
+        sink.member("weight", measure: step.weight)
+        sink.member("name", step.name)
+        if !step.ref.isEmpty { sink.member("ref", step.ref) }
+        if !step.destinations.isEmpty { sink.member("destinations", step.destinations) }
+        if !step.exits.isEmpty { sink.member("exits", step.exits) }
+        if !step.rotaryName.isEmpty { sink.member("rotary_name", step.rotaryName) }
+        sink.member("mode", step.mode.rawValue)
+        sink.member("driving_side", step.drivingSide)
+        let coordinates = leg.coordinates[step.geometryRange]
+        sink.key("geometry")
+        // A one-point step (arrival) is a two-point line.
+        geometry(coordinates, repeatLast: coordinates.count == 1 ? 1 : 0, options.geometry, to: &sink)
+        sink.key("maneuver")
+        maneuver(step, instruction: options.narrator?.instruction(steps: steps, index: index), to: &sink)
+        sink.key("intersections")
+        sink.beginArray()
+        for intersection in step.intersections { self.intersection(intersection, to: &sink) }
+        sink.endArray()
         if let narrator = options.narrator, options.voiceInstructions {
-            members.append(("voiceInstructions", .array(narrator.voiceInstructions(steps: steps, index: index).map(\.json))))
+            sink.key("voiceInstructions")
+            sink.beginArray()
+            for voice in narrator.voiceInstructions(steps: steps, index: index) { voice.write(to: &sink) }
+            sink.endArray()
         }
         if let narrator = options.narrator, options.bannerInstructions {
-            members.append(("bannerInstructions", .array(narrator.bannerInstructions(steps: steps, index: index).map(\.json))))
+            sink.key("bannerInstructions")
+            sink.beginArray()
+            for banner in narrator.bannerInstructions(steps: steps, index: index) { banner.write(to: &sink) }
+            sink.endArray()
         }
-        return .object(members)
+        sink.endObject()
     }
 
-    private static func maneuver(_ step: GuidanceStep, instruction: String?) -> JSON {
+    private static func maneuver<S: JSONSink & ~Copyable>(_ step: GuidanceStep, instruction: String?, to sink: inout S) {
         let m = step.maneuver
-        var members: [(String, JSON)] = [
-            ("type", .string(m.type.rawValue)),
-        ]
-        if let modifier = m.modifier ?? m.side { members.append(("modifier", .string(modifier.rawValue))) }
-        if let exit = m.exit { members.append(("exit", .number(Double(exit)))) }
-        members += [
-            ("location", JSON.position(m.location)),
-            ("bearing_before", .number(Double(m.bearingBefore))),
-            ("bearing_after", .number(Double(m.bearingAfter))),
-        ]
-        if let instruction { members.append(("instruction", .string(instruction))) }
-        return .object(members)
+        sink.beginObject()
+        sink.member("type", m.type.rawValue)
+        if let modifier = m.modifier ?? m.side { sink.member("modifier", modifier.rawValue) }
+        if let exit = m.exit { sink.member("exit", integer: exit) }
+        sink.key("location")
+        sink.position(m.location)
+        sink.member("bearing_before", integer: m.bearingBefore)
+        sink.member("bearing_after", integer: m.bearingAfter)
+        if let instruction { sink.member("instruction", instruction) }
+        sink.endObject()
     }
 
-    private static func intersection(_ i: Intersection) -> JSON {
-        var members: [(String, JSON)] = [
-            ("location", JSON.position(i.location)),
-            ("bearings", .array(i.bearings.map { .number(Double($0)) })),
-            ("entry", .array(i.entry.map(JSON.bool))),
-        ]
-        if let inIndex = i.inIndex { members.append(("in", .number(Double(inIndex)))) }
-        if let outIndex = i.outIndex { members.append(("out", .number(Double(outIndex)))) }
+    private static func intersection<S: JSONSink & ~Copyable>(_ i: Intersection, to sink: inout S) {
+        sink.beginObject()
+        sink.key("location")
+        sink.position(i.location)
+        sink.key("bearings")
+        sink.beginArray()
+        for bearing in i.bearings { sink.integer(bearing) }
+        sink.endArray()
+        sink.key("entry")
+        sink.beginArray()
+        for allowed in i.entry { sink.bool(allowed) }
+        sink.endArray()
+        if let inIndex = i.inIndex { sink.member("in", integer: inIndex) }
+        if let outIndex = i.outIndex { sink.member("out", integer: outIndex) }
         // Leg-relative, as Mapbox's client reads it (it indexes the leg's segment annotations with it).
-        members.append(("geometry_index", .number(Double(i.geometryIndex))))
+        sink.member("geometry_index", integer: i.geometryIndex)
         if let lanes = i.lanes {
-            members.append(("lanes", .array(lanes.map { lane in
-                var fields: [(String, JSON)] = [
-                    ("valid", .bool(lane.valid)),
-                    ("active", .bool(lane.active)),
-                    ("indications", .array(lane.indications.map(JSON.string))),
-                ]
-                if let valid = lane.validIndication { fields.append(("valid_indication", .string(valid))) }
-                return .object(fields)
-            })))
+            sink.key("lanes")
+            self.lanes(lanes, to: &sink)
         }
-        if i.isTollCollection { members.append(("toll_collection", .object([("type", .string("toll_booth"))]))) }
-        if i.hasTrafficSignal { members.append(("traffic_signal", .bool(true))) }
-        if i.hasStopSign { members.append(("stop_sign", .bool(true))) }
-        if i.hasYieldSign { members.append(("yield_sign", .bool(true))) }
-        return .object(members)
+        if i.isTollCollection {
+            sink.key("toll_collection")
+            sink.beginObject()
+            sink.member("type", "toll_booth")
+            sink.endObject()
+        }
+        if i.hasTrafficSignal { sink.member("traffic_signal", bool: true) }
+        if i.hasStopSign { sink.member("stop_sign", bool: true) }
+        if i.hasYieldSign { sink.member("yield_sign", bool: true) }
+        sink.endObject()
+    }
+
+    /// An intersection's `lanes`, left to right.
+    package static func lanes<S: JSONSink & ~Copyable>(_ lanes: [Lane], to sink: inout S) {
+        sink.beginArray()
+        for lane in lanes {
+            sink.beginObject()
+            sink.member("valid", bool: lane.valid)
+            sink.member("active", bool: lane.active)
+            sink.key("indications")
+            sink.beginArray()
+            for indication in lane.indications { sink.string(indication) }
+            sink.endArray()
+            if let valid = lane.validIndication { sink.member("valid_indication", valid) }
+            sink.endObject()
+        }
+        sink.endArray()
     }
 }

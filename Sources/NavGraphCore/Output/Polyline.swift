@@ -4,16 +4,43 @@ import Foundation
 public enum Polyline {
     /// Encodes coordinates as latitude/longitude pairs rounded to `precision` decimal places (invalid values as 0).
     public static func encode(_ coords: [Coordinate], precision: Int = 6) -> String {
-        let factor = pow(10, Double(precision))
-        var out: [UInt8] = []
+        encode(coords[...], precision: precision, repeatLast: 0)
+    }
+
+    /// The encoding of `coords` with the last one repeated `repeatLast` more times (a one-point step's geometry).
+    package static func encode(_ coords: ArraySlice<Coordinate>, precision: Int, repeatLast: Int) -> String {
+        let capacity = (coords.count + repeatLast) * maxBytesPerCoordinate
+        guard capacity > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            return write(coords, precision: precision, repeatLast: repeatLast, to: base)
+        }
+    }
+
+    /// The most bytes one coordinate takes: two values of at most 2^41 in magnitude (`fixed`), zigzagged into 43 bits,
+    /// 5 bits per byte.
+    package static let maxBytesPerCoordinate = 18
+
+    /// Writes the encoding to `out`, which has room for `maxBytesPerCoordinate` per coordinate; returns the bytes written.
+    @inline(__always)
+    package static func write(_ coords: ArraySlice<Coordinate>, precision: Int, repeatLast: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let factor = precision == 6 ? 1e6 : precision == 5 ? 1e5 : pow(10, Double(precision))
+        var count = 0
         var previous = (lat: Int64(0), lon: Int64(0))
         for c in coords {
             let lat = fixed(c.lat * factor), lon = fixed(c.lon * factor)
-            appendValue(lat - previous.lat, to: &out)
-            appendValue(lon - previous.lon, to: &out)
+            count += writeValue(lat - previous.lat, to: out + count)
+            count += writeValue(lon - previous.lon, to: out + count)
             previous = (lat, lon)
         }
-        return String(decoding: out, as: UTF8.self)
+        if !coords.isEmpty {
+            // A repeated point is a zero step in both values: "??".
+            for _ in 0..<max(0, repeatLast) {
+                out[count] = 63; out[count + 1] = 63
+                count += 2
+            }
+        }
+        return count
     }
 
     /// Decodes a polyline; throws on characters outside the format or a truncated value.
@@ -37,13 +64,17 @@ public enum Polyline {
         Int64(exactly: value.rounded()).flatMap { abs($0) < 1 << 40 ? $0 : nil } ?? 0
     }
 
-    private static func appendValue(_ value: Int64, to out: inout [UInt8]) {
+    @inline(__always)
+    private static func writeValue(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var v = UInt64(bitPattern: value < 0 ? ~(value << 1) : value << 1)
+        var count = 0
         while v >= 0x20 {
-            out.append(UInt8((v & 0x1F) | 0x20) + 63)
+            out[count] = UInt8((v & 0x1F) | 0x20) + 63
+            count += 1
             v >>= 5
         }
-        out.append(UInt8(v) + 63)
+        out[count] = UInt8(v) + 63
+        return count + 1
     }
 
     private static func readValue(_ bytes: [UInt8], _ index: inout Int) throws -> Int64 {

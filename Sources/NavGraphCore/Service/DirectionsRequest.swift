@@ -36,15 +36,25 @@ extension OSRMURL {
     }
 }
 
+/// What the shared route pipeline hands a dialect's writer: the routes, the response's id, the body's shape as the
+/// request asks for it (a dialect adjusts it), and the paths a route refresh rebuilds.
+package struct DirectionsResult {
+    package var response: RouteResponse
+    package var uuid: String
+    package var shape: DirectionsShape
+    package var paths: [[Router.LegPath]]
+}
+
 extension OSRMService {
     /// The route pipeline every dialect shares: the traffic in force (or free flow), the route with alternatives and
-    /// steps, and the Directions JSON (OSRM/Mapbox shape) the dialect's writer starts from; `paths` are what a route
-    /// refresh needs to rebuild the routes' annotations later.
-    package func directions(_ request: DirectionsRequest, router: Router) throws -> (response: RouteResponse, json: JSON, paths: [[Router.LegPath]]) {
+    /// steps, and the shape of the Directions body (OSRM/Mapbox) the dialect's writer starts from; `paths` are what a
+    /// route refresh needs to rebuild the routes' annotations later.
+    package func directions(_ request: DirectionsRequest, router: Router) throws -> DirectionsResult {
         let snapshot = request.usesTraffic && router.graph.profile.roadSet == .motor ? traffic.snapshot : nil
         let overlay = snapshot?.overlay(departure: request.parameters.departure)
         let (response, paths) = try RouteEndpoint.routeWithPaths(request.url, request.parameters, router: router, traffic: overlay)
-        return (response, RouteEndpoint.body(response, request.parameters), paths)
+        return DirectionsResult(response: response, uuid: UUID().uuidString.lowercased(), shape: RouteEndpoint.shape(request.parameters),
+                                paths: paths)
     }
 }
 

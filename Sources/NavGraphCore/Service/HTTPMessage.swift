@@ -19,6 +19,13 @@ public struct HTTPRequest: Sendable {
         self.target = target
         self.body = body
         self.bodyTooBig = bodyTooBig
+        // An ASCII target (every percent-encoded one) is split on its bytes: a Character is a byte there, so the
+        // pieces are those of the Character split below, without walking grapheme clusters.
+        if let (path, query) = target.utf8.withContiguousStorageIfAvailable(Self.splitASCII) ?? nil {
+            self.path = path
+            self.query = query
+            return
+        }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         path = Self.decode(parts.first.map(String.init) ?? "", plusIsSpace: false)
         query = []
@@ -29,6 +36,35 @@ public struct HTTPRequest: Sendable {
                               pair.count == 2 ? Self.decode(String(pair[1]), plusIsSpace: true) : ""))
             }
         }
+    }
+
+    /// The decoded path and query pairs of an all-ASCII target; nil for any other.
+    private static func splitASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, [(name: String, value: String)])? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        let path = decode(UnsafeBufferPointer(rebasing: bytes[..<mark]), plusIsSpace: false)
+        var query: [(name: String, value: String)] = []
+        var start = mark + 1
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+            if end > start {
+                let item = bytes[start..<end]
+                if let equals = item.firstIndex(of: UInt8(ascii: "=")) {
+                    query.append((decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plusIsSpace: true),
+                                  decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusIsSpace: true)))
+                } else {
+                    query.append((decode(UnsafeBufferPointer(rebasing: item), plusIsSpace: true), ""))
+                }
+            }
+            start = end + 1
+        }
+        return (path, query)
+    }
+
+    /// Percent-decodes UTF-8 bytes as `decode(_:plusIsSpace:)` decodes their text.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
+        guard bytes.contains(where: { $0 == 37 || (plusIsSpace && $0 == 43) }) else { return String(decoding: bytes, as: UTF8.self) }
+        return decode(String(decoding: bytes, as: UTF8.self), plusIsSpace: plusIsSpace)
     }
 
     /// Percent-decodes; a malformed escape is kept literally.
@@ -64,14 +100,31 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     public var status: Int
     public var contentType: String
-    public var body: Data
+    /// The body (a view of the writer's buffer when a JSON writer made it).
+    public var body: Data {
+        get { bytes?.data ?? storedBody }
+        set { storedBody = newValue; bytes = nil }
+    }
+    private var storedBody: Data
+    /// The body as a JSON writer left it, which the socket layer sends without a copy; nil for other bodies.
+    package private(set) var bytes: WrittenBytes?
 
     public init(status: Int, contentType: String, body: Data) {
-        self.status = status; self.contentType = contentType; self.body = body
+        self.status = status; self.contentType = contentType; self.storedBody = body
+    }
+
+    /// A response whose body is a finished writer's buffer.
+    package init(status: Int, contentType: String, bytes: WrittenBytes) {
+        self.status = status; self.contentType = contentType; self.storedBody = Data(); self.bytes = bytes
     }
 
     /// A JSON response.
     package static func json(_ value: JSON, status: Int = 200) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", body: value.data(pretty: false))
+        json(value.bytes(pretty: false), status: status)
+    }
+
+    /// A JSON response of bytes a writer made.
+    package static func json(_ bytes: WrittenBytes, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, contentType: "application/json; charset=utf-8", bytes: bytes)
     }
 }

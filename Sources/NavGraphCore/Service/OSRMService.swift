@@ -86,7 +86,8 @@ public final class OSRMService: Sendable {
             let parameters = try RouteEndpoint.Parameters(query, coordinateCount: url.coordinates.count, maximumAlternatives: limits.maximumAlternatives,
                                                           profile: url.profileID)
             let request = DirectionsRequest(url: url, parameters: parameters, usesTraffic: try query.bool("traffic", default: true))
-            return .json(try directions(request, router: router).json)
+            let result = try directions(request, router: router)
+            return .json(RouteEndpoint.bytes(result.response, parameters, uuid: result.uuid, shape: result.shape))
         default:
             // geojson and style: the route drawn by the output layer.
             let query = try QueryOptions(request.query, allowed: RouteEndpoint.options.union(["theme", "position", "units"]), service: url.service)

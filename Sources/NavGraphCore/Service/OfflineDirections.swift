@@ -51,9 +51,9 @@ extension OSRMService {
                                                           maximumAlternatives: limits.maximumAlternatives, profile: profileID)
             let request = DirectionsRequest(url: OSRMURL(service: "route", profile: query.profile, profileID: profileID, coordinates: query.coordinates),
                                             parameters: parameters, usesTraffic: try options.bool("traffic", default: true))
-            let (response, json, _) = try routerPool(for: profileID).with { router in try directions(request, router: router) }
-            return DirectionsDocument(json: json.data(pretty: false),
-                                      routes: response.routes.map { (duration: $0.duration, distance: $0.distance) })
+            let result = try routerPool(for: profileID).with { router in try directions(request, router: router) }
+            let body = RouteEndpoint.bytes(result.response, parameters, uuid: result.uuid, shape: result.shape)
+            return DirectionsDocument(json: body.data, routes: result.response.routes.map { (duration: $0.duration, distance: $0.distance) })
         } catch let error as NavGraphError {
             throw OSRMError(error)
         }

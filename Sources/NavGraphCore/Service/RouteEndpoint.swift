@@ -203,12 +203,27 @@ package struct RouteEndpoint {
         return merged
     }
 
-    /// The OSRM body: `DirectionsResponse`'s JSON with geometry, steps and annotations as requested.
-    package static func body(_ response: RouteResponse, _ parameters: Parameters) -> JSON {
+    /// The parts of the Directions body the parameters ask for: the overview geometry, the annotation arrays, the
+    /// waypoints.
+    package static func shape(_ parameters: Parameters) -> DirectionsShape {
+        var shape = DirectionsShape()
+        switch parameters.overview {
+        case "false": shape.overview = .none
+        case "simplified": shape.overview = .simplified
+        default: shape.overview = .full
+        }
+        shape.annotations = DirectionsShape.Annotations(names: parameters.annotations)
+        shape.writesWaypoints = !parameters.general.skipWaypoints
+        return shape
+    }
+
+    /// The writer's options for the parameters: geometry format, and with steps the narrator and which text to add.
+    package static func output(_ parameters: Parameters, uuid: String?) -> OutputOptions {
         var output = OutputOptions()
         output.geometry = parameters.geometry
         output.prettyPrinted = false
         output.units = parameters.voiceUnits
+        output.responseID = uuid
         if parameters.steps {
             // Unknown tags fall back to English; a missing phrasebook leaves the text out rather than failing the route.
             output.narrator = try? PhrasebookNarrator(locale: parameters.language ?? "en", units: parameters.voiceUnits)
@@ -216,54 +231,18 @@ package struct RouteEndpoint {
         // Voice and banner instructions are made only when asked for (they are most of a steps body's work).
         output.voiceInstructions = parameters.voiceInstructions
         output.bannerInstructions = parameters.bannerInstructions
-        // Without steps and annotations nothing per-segment reaches the body: hand the writer legs cut down to
-        // their end points (the overview geometry below is made from the full route).
-        var written = response
-        let legsCut = !parameters.steps && parameters.annotations.isEmpty
-        if legsCut {
-            for r in written.routes.indices {
-                for l in written.routes[r].legs.indices {
-                    let leg = written.routes[r].legs[l]
-                    if let first = leg.coordinates.first, let last = leg.coordinates.last {
-                        written.routes[r].legs[l].coordinates = [first, last]
-                    }
-                    written.routes[r].legs[l].annotations = []
-                }
-            }
-        }
-        var json = DirectionsResponse.json(written, output)
-        json.update("routes") { routes in
-            guard case .array(let items) = routes else { return routes }
-            return .array(zip(items, response.routes).map { item, route in
-                var shaped = item
-                switch parameters.overview {
-                case "false": shaped.remove("geometry")
-                case "simplified":
-                    shaped.update("geometry") { _ in
-                        DirectionsResponse.geometry(Simplification.douglasPeucker(route.coordinates, toleranceMetres: 5), parameters.geometry)
-                    }
-                default:
-                    // full: the writer made it already, unless it saw the legs cut down.
-                    if legsCut { shaped.update("geometry") { _ in DirectionsResponse.geometry(route.coordinates, parameters.geometry) } }
-                }
-                shaped.update("legs") { legs in
-                    guard case .array(let legItems) = legs else { return legs }
-                    return .array(legItems.map { leg in
-                        var shapedLeg = leg
-                        shapedLeg.update("annotation") { annotation in
-                            var kept = annotation
-                            kept.keepOnly(parameters.annotations)
-                            return kept
-                        }
-                        if parameters.annotations.isEmpty { shapedLeg.remove("annotation") }
-                        return shapedLeg
-                    })
-                }
-                return shaped
-            })
-        }
-        if parameters.general.skipWaypoints { json.remove("waypoints") }
-        return json
+        return output
+    }
+
+    /// The OSRM body (`DirectionsResponse` with geometry, steps and annotations as requested, or as `shape` says),
+    /// written straight to bytes; `uuid` nil makes a random one.
+    package static func bytes(_ response: RouteResponse, _ parameters: Parameters, uuid: String?, shape: DirectionsShape? = nil) -> WrittenBytes {
+        DirectionsResponse.bytes(response, output(parameters, uuid: uuid), shape ?? self.shape(parameters))
+    }
+
+    /// The same body as a tree, for the writers that read it back (NextBillion, route refresh, matching).
+    package static func body(_ response: RouteResponse, _ parameters: Parameters, uuid: String? = nil, shape: DirectionsShape? = nil) -> JSON {
+        DirectionsResponse.json(response, output(parameters, uuid: uuid), shape ?? self.shape(parameters))
     }
 }
 

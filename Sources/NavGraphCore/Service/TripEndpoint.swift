@@ -92,16 +92,17 @@ extension OSRMService {
         parameters.general.continueStraight = false
         parameters.waypoints = nil
         parameters.general.skipWaypoints = false
-        let route = try directions(DirectionsRequest(url: url, parameters: parameters, usesTraffic: request.usesTraffic), router: router)
+        let result = try directions(DirectionsRequest(url: url, parameters: parameters, usesTraffic: request.usesTraffic), router: router)
+        let json = RouteEndpoint.body(result.response, parameters, uuid: result.uuid, shape: result.shape)
         let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($0.element, $0.offset) })
-        let waypoints = route.json.elements("waypoints")
+        let waypoints = json.elements("waypoints")
         let tripWaypoints: [JSON] = (0..<count).map { index in
             var waypoint = position[index].flatMap { waypoints[safe: $0] } ?? .object([])
             waypoint.append("waypoint_index", .number(Double(position[index] ?? 0)))
             waypoint.append("trips_index", .number(0))
             return waypoint
         }
-        return .object([("code", .string("Ok")), ("trips", .array(route.json.elements("routes")))]
+        return .object([("code", .string("Ok")), ("trips", .array(json.elements("routes")))]
                        + (request.parameters.general.skipWaypoints ? [] : [("waypoints", .array(tripWaypoints))]))
     }
 }

@@ -1,0 +1,66 @@
+/// Voice and banner instructions written into a `JSONSink`, member for member as their `json` trees
+/// (Guidance/Text/NarrationJSON.swift) hold them; `NarrationWriterTests` compares the two.
+extension VoiceInstruction {
+    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+        sink.beginObject()
+        sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
+        sink.member("announcement", announcement)
+        sink.member("ssmlAnnouncement", ssmlAnnouncement)
+        sink.endObject()
+    }
+}
+
+extension BannerInstruction {
+    /// `secondary` is written as null when absent (as the Directions API does); `sub` is left out.
+    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+        sink.beginObject()
+        sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
+        sink.key("primary")
+        primary.write(to: &sink)
+        sink.key("secondary")
+        if let secondary { secondary.write(to: &sink) } else { sink.null() }
+        if let sub {
+            sink.key("sub")
+            sub.write(to: &sink)
+        }
+        sink.endObject()
+    }
+}
+
+extension BannerContent {
+    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+        sink.beginObject()
+        sink.member("text", text)
+        if let type { sink.member("type", type) }
+        if let modifier { sink.member("modifier", modifier) }
+        if let degrees {
+            sink.key("degrees")
+            sink.number(degrees, decimals: 0)
+        }
+        if let drivingSide { sink.member("driving_side", drivingSide) }
+        sink.key("components")
+        sink.beginArray()
+        for component in components { component.write(to: &sink) }
+        sink.endArray()
+        sink.endObject()
+    }
+}
+
+extension BannerComponent {
+    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+        sink.beginObject()
+        sink.member("type", type)
+        sink.member("text", text)
+        if let abbreviation { sink.member("abbr", abbreviation) }
+        if let abbreviationPriority { sink.member("abbr_priority", integer: abbreviationPriority) }
+        if let directions {
+            sink.key("directions")
+            sink.beginArray()
+            for direction in directions { sink.string(direction) }
+            sink.endArray()
+        }
+        if let active { sink.member("active", bool: active) }
+        if let activeDirection { sink.member("active_direction", activeDirection) }
+        sink.endObject()
+    }
+}
