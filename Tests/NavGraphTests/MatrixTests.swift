@@ -144,6 +144,43 @@ import Testing
         print("matrix \(extract): \(total.cells) cells, \(total.compared) vs routed legs, \(total.dijkstra) vs Dijkstra, \(total.unreachable) unreachable, \(islands.count) island points")
     }
 
+    /// A bounded table (map matching's steps) has every cell of cost up to its bound exactly as the full table has
+    /// it, same-edge cells included, and leaves every dearer cell unreachable; its metres are a cheapest path's.
+    @Test(arguments: ["monaco", "andorra"])
+    func boundedTablesEqualFullTablesWithinTheirBound(extract: String) throws {
+        let graph = try Fixtures.graph(extract)
+        let router = Router(graph: graph)
+        let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
+        var points = randomRoadPoints(graph, count: 30, seed: 4200 + UInt64(extract.count))
+        // Pairs of points a few metres apart on one road, both ways: the cells that lie on one edge.
+        for index in 0..<6 { points.append(Coordinate(lat: points[index].lat + 0.00004, lon: points[index].lon + 0.00003)) }
+        let snaps = points.enumerated().map { try? router.snap($0.element, index: $0.offset, options: RouteOptions(), metric: metric) }
+        let full = BucketManyToMany(router: router, metric: metric, attributes: [.distance]).compute(sources: snaps, destinations: snaps)
+        let finite = full.cost.filter { $0 != TravelMatrix.unreachable }.sorted()
+        try #require(finite.count > 100)
+        var compared = 0, sameMetres = 0
+        for bound in [finite[finite.count / 20], finite[finite.count / 4], finite[finite.count / 2]] {
+            let table = BucketManyToMany(router: router, metric: metric, attributes: [.distance])
+            table.threads = 1
+            table.costBound = bound
+            let bounded = table.compute(sources: snaps, destinations: snaps)
+            for cell in 0..<full.cost.count {
+                if full.cost[cell] <= bound {
+                    #expect(bounded.cost[cell] == full.cost[cell], "\(extract) bound \(bound) cell \(cell): bounded \(bounded.cost[cell]) ms, full \(full.cost[cell]) ms")
+                    compared += 1
+                    if abs((bounded.metres(cell / snaps.count, cell % snaps.count) ?? -1) - (full.metres(cell / snaps.count, cell % snaps.count) ?? -2)) < 1e-6 {
+                        sameMetres += 1
+                    }
+                } else {
+                    #expect(bounded.cost[cell] == TravelMatrix.unreachable, "\(extract) bound \(bound) cell \(cell): \(bounded.cost[cell]) ms above the bound")
+                }
+            }
+        }
+        // Metres may differ only where two paths cost the same (the bounded table keeps no tie order).
+        #expect(sameMetres * 100 >= compared * 99, "\(extract): metres equal on only \(sameMetres) of \(compared) cells")
+        print("bounded tables \(extract): \(compared) cells within their bounds, \(sameMetres) with the same metres")
+    }
+
     /// A source equal to a destination costs 0; a diagonal of sources × sources is all zeros.
     @Test func diagonalIsZero() throws {
         let graph = try Fixtures.graph("monaco")
