@@ -43,7 +43,7 @@ public final class RoutingService: Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = DispatchTime.now()
         let response = respond(request)
-        var first = request.path.split(separator: "/").first.map(String.init) ?? ""
+        var first = request.path.firstPathComponent
         if first.hasSuffix("json"), request.path.hasSuffix("/json") { first = String(request.path.dropFirst().prefix { $0 != "/" }) }
         let endpoint = Self.endpoints.contains(first) ? first : "other"
         metrics.record(endpoint: endpoint, status: response.status, seconds: Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)

@@ -35,6 +35,25 @@ public enum Geo {
         return 2 * earthRadius * asin(min(1, sqrt(h)))
     }
 
+    /// cos(latitude) as `haversine` computes it, for `haversine(_:_:cosLatA:cosLatB:)`.
+    @inline(__always)
+    public static func cosLatitude(_ c: Coordinate) -> Double {
+        let toRadians = Double.pi / 180
+        return cos(c.lat * toRadians)
+    }
+
+    /// `haversine` with both points' `cosLatitude` given (bit-identical): a chain of segments computes each point's
+    /// cosine once instead of twice.
+    @inline(__always)
+    public static func haversine(_ a: Coordinate, _ b: Coordinate, cosLatA: Double, cosLatB: Double) -> Double {
+        let toRadians = Double.pi / 180
+        let dLat = (b.lat - a.lat) * toRadians
+        let dLon = (b.lon - a.lon) * toRadians
+        let sinLat = sin(dLat / 2), sinLon = sin(dLon / 2)
+        let h = sinLat * sinLat + cosLatA * cosLatB * sinLon * sinLon
+        return 2 * earthRadius * asin(min(1, sqrt(h)))
+    }
+
     /// Projects point p onto segment a-b in a local equirectangular frame.
     /// Returns the fraction along the segment (0...1) and the projected point.
     @inline(__always)

@@ -40,7 +40,7 @@ public enum DirectionsResponse {
                                                        to sink: inout S) {
         sink.beginObject()
         sink.member("code", "Ok")
-        sink.member("uuid", options.responseID ?? UUID().uuidString.lowercased())
+        sink.member("uuid", options.responseID ?? ResponseID.make())
         if shape.writesWaypoints {
             sink.key("waypoints")
             sink.beginArray()

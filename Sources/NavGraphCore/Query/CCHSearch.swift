@@ -262,6 +262,11 @@ public final class CCHSearch: ShortestPathSearch {
     /// Appends the routing nodes of CCH arc `arc` (whose lower end is `low`) traversed up (low to high) or down,
     /// without its first node. The middle node of a shortcut (`CCHView.middle`) is the lower end of both its halves.
     private func unpack(arc: Int, low: Int, up: Bool, metric: RoutingMetric, into nodes: inout [Int]) {
+        // A local stack (the member's buffer moved in and back, so it is reused without a copy): pushes and pops on
+        // a class member each paid a dynamic exclusivity check and a retain/release.
+        var unpackStack = ContiguousArray<(arc: Int32, low: Int32, up: Bool)>()
+        swap(&unpackStack, &self.unpackStack)
+        defer { swap(&unpackStack, &self.unpackStack) }
         unpackStack.removeAll(keepingCapacity: true)
         unpackStack.append((Int32(arc), Int32(low), up))
         while let (current32, low32, goingUp) = unpackStack.popLast() {

@@ -73,10 +73,16 @@ public struct EdgeCostModel: Sendable {
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let total = graph.edgeLength[edge]
         let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
+        // Each segment starts where the last ended: its start point's cosine is carried over (same value).
+        var previous = Coordinate(lat: 0, lon: 0), previousCos = 0.0
         for step in 0..<(last - first) {
             let start = forward ? first + step : last - step
             let end = forward ? start + 1 : start - 1
-            let length = Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
+            if step == 0 { previous = graph.coordinate(shapePoint: start); previousCos = Geo.cosLatitude(previous) }
+            let next = graph.coordinate(shapePoint: end), nextCos = Geo.cosLatitude(next)
+            let length = Geo.haversine(previous, next, cosLatA: previousCos, cosLatB: nextCos)
+            previous = next
+            previousCos = nextCos
             let typical = total > 0 ? edgeTime * length / total : edgeTime / Double(last - first)
             var current = typical
             var congestion: UInt8?

@@ -53,7 +53,7 @@ extension OSRMService {
         let snapshot = request.usesTraffic && router.graph.profile.roadSet == .motor ? traffic.snapshot : nil
         let overlay = snapshot?.overlay(departure: request.parameters.departure)
         let (response, paths) = try RouteEndpoint.routeWithPaths(request.url, request.parameters, router: router, traffic: overlay)
-        return DirectionsResult(response: response, uuid: UUID().uuidString.lowercased(), shape: RouteEndpoint.shape(request.parameters),
+        return DirectionsResult(response: response, uuid: ResponseID.make(), shape: RouteEndpoint.shape(request.parameters),
                                 paths: paths)
     }
 }

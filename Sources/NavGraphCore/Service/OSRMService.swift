@@ -52,7 +52,7 @@ public final class OSRMService: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             throw OSRMError(.invalidUrl, "method \(request.method) is not supported on \(request.path) (use GET)")
         }
-        let serviceName = request.path.split(separator: "/").first.map(String.init) ?? ""
+        let serviceName = request.path.firstPathComponent
         let maximum = ["table": limits.maximumTableSize, "match": limits.maximumMatchingSize, "trip": limits.maximumTripSize][serviceName]
             ?? limits.maximumCoordinates
         let url = try OSRMURL(path: request.path, maximumCoordinates: maximum)
@@ -210,5 +210,13 @@ package final class ProfilePools: @unchecked Sendable {
             pools[profile] = pool
             return pool
         }
+    }
+}
+
+extension String {
+    /// The first non-empty `/`-separated component (`split(separator: "/").first`, or ""), found without splitting
+    /// the rest of the path (its coordinates) into Strings.
+    package var firstPathComponent: String {
+        String(drop { $0 == "/" }.prefix { $0 != "/" })
     }
 }
