@@ -8,9 +8,9 @@ public struct MatchModel: Sendable {
     /// the straight line between the points. 10 m, doubled per 10 m of σ above 10 m (noisier traces, looser fit).
     public var beta = 10.0
     /// Candidates are sought within this many σ of a point (at least `minimumSearchRadius`).
-    public var searchSigmas = 4.0
+    public var searchSigmas = 3.0
     /// Metres within which candidates are always sought, however small σ.
-    public var minimumSearchRadius = 25.0
+    public var minimumSearchRadius = 15.0
     /// Nearest road edges kept per point (each contributes a candidate per drivable direction).
     public var maximumEdges = 12
     /// With `gaps=split`, consecutive points further apart in time than this (seconds) start a new matching.
@@ -24,7 +24,7 @@ public struct MatchModel: Sendable {
     /// twice the standstill tolerance, is impossible: at 1 s sampling noise cannot buy a loop around the block.
     public var maximumSpeed = 55.0
     /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
-    public var standstillSigmas = 2.0
+    public var standstillSigmas = 3.0
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
     public var tidyMetres = 10.0
     /// A transition is sought only among routes that take at most its longest accepted length at this speed (m/s),
