@@ -8,9 +8,9 @@ public struct MatchModel: Sendable {
     /// the straight line between the points. 10 m, doubled per 10 m of σ above 10 m (noisier traces, looser fit).
     public var beta = 10.0
     /// Candidates are sought within this many σ of a point (at least `minimumSearchRadius`).
-    public var searchSigmas = 3.0
+    public var searchSigmas = 4.0
     /// Metres within which candidates are always sought, however small σ.
-    public var minimumSearchRadius = 15.0
+    public var minimumSearchRadius = 25.0
     /// Nearest road edges kept per point (each contributes a candidate per drivable direction).
     public var maximumEdges = 12
     /// With `gaps=split`, consecutive points further apart in time than this (seconds) start a new matching.
