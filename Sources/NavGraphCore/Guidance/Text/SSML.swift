@@ -36,18 +36,7 @@ package enum SSML {
 
     /// The first offset at or after `from` where `word` occurs in `text`.
     package static func find(_ word: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        guard !word.isEmpty, text.count >= word.count, from <= text.count - word.count else { return nil }
-        let first = word[0]
-        var i = from
-        while i <= text.count - word.count {
-            if text[i] == first {
-                var j = 1
-                while j < word.count && text[i + j] == word[j] { j += 1 }
-                if j == word.count { return i }
-            }
-            i += 1
-        }
-        return nil
+        word.withUnsafeBufferPointer { word in text.withUnsafeBufferPointer { text in find(word, in: text, from: from) } }
     }
 
     /// XML text escaping of `& < > " '`.
