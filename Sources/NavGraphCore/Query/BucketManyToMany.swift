@@ -304,7 +304,6 @@ package final class BucketStore: @unchecked Sendable {
     private var treeValues: UnsafeMutablePointer<Double>
     private var treeSummed: UnsafeMutablePointer<Bool>
     private var treeCapacity = 0
-    private var slotNodes = ContiguousArray<UInt32>()
 
     package init(nodeCount: Int, width: Int) {
         self.width = width
@@ -329,7 +328,6 @@ package final class BucketStore: @unchecked Sendable {
         }
         let current = UInt64(stamp) << 32
         var total = 0
-        slotNodes.removeAll(keepingCapacity: true)
         start.removeAll(keepingCapacity: true)
         start.append(0)
         nodeSlot.withUnsafeMutableBufferPointer { nodeSlot in
@@ -339,8 +337,7 @@ package final class BucketStore: @unchecked Sendable {
                     for entry in entries {
                         let node = Int(entry.node)
                         if nodeSlot[node] & 0xFFFF_FFFF_0000_0000 != current {
-                            nodeSlot[node] = current | UInt64(slotNodes.count)
-                            slotNodes.append(entry.node)
+                            nodeSlot[node] = current | UInt64(start.count - 1)
                             start.append(0)
                         }
                         start[Int(nodeSlot[node] & 0xFFFF_FFFF) + 1] += 1
@@ -348,7 +345,7 @@ package final class BucketStore: @unchecked Sendable {
                 }
             }
         }
-        let slots = slotNodes.count
+        let slots = start.count - 1
         start.withUnsafeMutableBufferPointer { start in
             for slot in 0..<slots { start[slot + 1] += start[slot] }
         }
@@ -550,47 +547,48 @@ package final class BucketWorker: @unchecked Sendable {
         let tracking = width > 0, bounded = bound != nil
         let currentStamp = UInt64(buckets.stamp) << 32
         buckets.nodeSlot.withUnsafeBufferPointer { nodeSlot in
-        buckets.start.withUnsafeBufferPointer { start in
-            buckets.target.withUnsafeBufferPointer { target in
-                buckets.label.withUnsafeBufferPointer { entryLabel in
-                    best.withUnsafeMutableBufferPointer { best in
-                        bestEntry.withUnsafeMutableBufferPointer { bestEntry in
-                            bestNode.withUnsafeMutableBufferPointer { bestNode in
-                                for node32 in search.nodes {
-                                    let node = Int(node32)
-                                    let forward = label[node]
-                                    if forward == UInt32.max { continue }
-                                    let range = BucketStore.entries(of: node, nodeSlot: nodeSlot, stamp: currentStamp, start: start)
-                                    let begin = range.lowerBound, end = range.upperBound
-                                    if begin == end { continue }
-                                    let base = UInt64(forward)
-                                    if !tracking {
-                                        for entry in begin..<end {
-                                            let total = base + UInt64(entryLabel[entry])
-                                            let column = Int(target[entry])
-                                            if total < best[column] { best[column] = total }
-                                        }
-                                    } else if bounded {
-                                        // A meeting below the column's shift is a target behind the source on one
-                                        // edge, met at the edge itself: not a path, so it must not hide the
-                                        // cheapest real one (the route around), which the buckets also hold.
-                                        for entry in begin..<end {
-                                            let total = base + UInt64(entryLabel[entry])
-                                            let column = Int(target[entry])
-                                            if total < best[column] && total >= UInt64(shifts[column]) {
-                                                best[column] = total
-                                                bestEntry[column] = UInt32(entry)
-                                                bestNode[column] = node32
+            buckets.start.withUnsafeBufferPointer { start in
+                buckets.target.withUnsafeBufferPointer { target in
+                    buckets.label.withUnsafeBufferPointer { entryLabel in
+                        best.withUnsafeMutableBufferPointer { best in
+                            bestEntry.withUnsafeMutableBufferPointer { bestEntry in
+                                bestNode.withUnsafeMutableBufferPointer { bestNode in
+                                    for node32 in search.nodes {
+                                        let node = Int(node32)
+                                        let forward = label[node]
+                                        if forward == UInt32.max { continue }
+                                        let range = BucketStore.entries(of: node, nodeSlot: nodeSlot, stamp: currentStamp, start: start)
+                                        let begin = range.lowerBound, end = range.upperBound
+                                        if begin == end { continue }
+                                        let base = UInt64(forward)
+                                        if !tracking {
+                                            for entry in begin..<end {
+                                                let total = base + UInt64(entryLabel[entry])
+                                                let column = Int(target[entry])
+                                                if total < best[column] { best[column] = total }
                                             }
-                                        }
-                                    } else {
-                                        for entry in begin..<end {
-                                            let total = base + UInt64(entryLabel[entry])
-                                            let column = Int(target[entry])
-                                            if total < best[column] {
-                                                best[column] = total
-                                                bestEntry[column] = UInt32(entry)
-                                                bestNode[column] = node32
+                                        } else if bounded {
+                                            // A meeting below the column's shift is a target behind the source on one
+                                            // edge, met at the edge itself: not a path, so it must not hide the
+                                            // cheapest real one (the route around), which the buckets also hold.
+                                            for entry in begin..<end {
+                                                let total = base + UInt64(entryLabel[entry])
+                                                let column = Int(target[entry])
+                                                if total < best[column] && total >= UInt64(shifts[column]) {
+                                                    best[column] = total
+                                                    bestEntry[column] = UInt32(entry)
+                                                    bestNode[column] = node32
+                                                }
+                                            }
+                                        } else {
+                                            for entry in begin..<end {
+                                                let total = base + UInt64(entryLabel[entry])
+                                                let column = Int(target[entry])
+                                                if total < best[column] {
+                                                    best[column] = total
+                                                    bestEntry[column] = UInt32(entry)
+                                                    bestNode[column] = node32
+                                                }
                                             }
                                         }
                                     }
@@ -600,7 +598,6 @@ package final class BucketWorker: @unchecked Sendable {
                     }
                 }
             }
-        }
         }
         let infinity = UInt64(CCHMetric.infinity)
         for column in 0..<count {
