@@ -97,7 +97,7 @@ public enum ChordalContraction {
         return inputArc
     }
 
-    package static func findArc(_ topology: CCHTopology, from low: Int, to high: Int) -> Int? {
+    static func findArc(_ topology: CCHTopology, from low: Int, to high: Int) -> Int? {
         var lower = Int(topology.firstUp[low]), upper = Int(topology.firstUp[low + 1])
         while lower < upper {
             let middle = (lower + upper) >> 1

@@ -57,14 +57,14 @@ public final class CCHMetric: @unchecked Sendable {
     deinit { ownedWeights?.deallocate(); ownedHints?.deallocate() }
 
     /// Writable views of an owned metric: forward, backward.
-    package var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)? {
+    var writable: (UnsafeMutableBufferPointer<UInt32>, UnsafeMutableBufferPointer<UInt32>)? {
         guard let weights = ownedWeights else { return nil }
         let count = forward.count
         return (UnsafeMutableBufferPointer(rebasing: weights[0..<count]), UnsafeMutableBufferPointer(rebasing: weights[count..<(2 * count)]))
     }
 
     /// The writable hints of an owned metric that has them.
-    package var writableHints: UnsafeMutableBufferPointer<UInt8>? {
+    var writableHints: UnsafeMutableBufferPointer<UInt8>? {
         guard let hints = ownedHints else { return nil }
         return UnsafeMutableBufferPointer(rebasing: hints[0..<middleHint.count])
     }
@@ -129,11 +129,12 @@ public struct CCHView: @unchecked Sendable {
     /// Index of the upward arc low -> high, if it exists.
     @inline(__always)
     public func arc(from low: Int, to high: Int) -> Int? {
-        var lower = Int(firstUp[low]), upper = Int(firstUp[low + 1])
+        var lower = Int(firstUp[low]), upper = Int(firstUp[low &+ 1])
         let end = upper
+        // Wrapping arithmetic on the validated graph's arc ranges (a hot lookup of path unpacking).
         while lower < upper {
-            let middle = (lower + upper) >> 1
-            if Int(upHead[middle]) < high { lower = middle + 1 } else { upper = middle }
+            let middle = (lower &+ upper) >> 1
+            if Int(upHead[middle]) < high { lower = middle &+ 1 } else { upper = middle }
         }
         return lower < end && Int(upHead[lower]) == high ? lower : nil
     }
@@ -246,16 +247,16 @@ private struct LowerTriangles: @unchecked Sendable {
     }
 
     /// Every node's triangles, on one thread.
-    package func relaxAll() {
+    func relaxAll() {
         for x in 0..<cch.nodeCount {
-            let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
+            let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x &+ 1])
             relax(arcs: begin..<end, lowerArcs: begin..<end)
         }
     }
 
     /// For side 0 or 1: the triangles of that side's nodes through lower arcs x -> y below the top. For the top: every
     /// node's triangles through lower arcs x -> y into the top (after both sides).
-    package func relax(side: UInt8, of sides: ContiguousArray<UInt8>) {
+    func relax(side: UInt8, of sides: ContiguousArray<UInt8>) {
         let top = CustomizationSplit.top
         for x in 0..<cch.nodeCount where side == top || sides[x] == side {
             let begin = Int(cch.firstUp[x]), end = Int(cch.firstUp[x + 1])
@@ -276,7 +277,7 @@ private struct LowerTriangles: @unchecked Sendable {
     private func relax(arcs: Range<Int>, lowerArcs: Range<Int>) {
         if let seen, arcs.count < 2 {
             // No triangles, but x still takes its entry in each y's list.
-            for lowerArc in lowerArcs { seen[Int(cch.upHead[lowerArc])] += 1 }
+            for lowerArc in lowerArcs { seen[Int(cch.upHead[lowerArc])] &+= 1 }
         }
         if arcs.count < 2 || lowerArcs.isEmpty { return }
         let firstUp = cch.firstUp, upHead = cch.upHead
@@ -288,24 +289,28 @@ private struct LowerTriangles: @unchecked Sendable {
             var hint = CCHMetric.searchHint
             if let seen {
                 let entry = seen[y]
-                seen[y] = entry + 1
-                if entry < UInt32(CCHMetric.searchHint - 1) { hint = UInt8(entry + 1) }
+                seen[y] = entry &+ 1
+                if entry < UInt32(CCHMetric.searchHint - 1) { hint = UInt8(truncatingIfNeeded: entry &+ 1) }
             }
-            var otherArc = lowerArc + 1
-            for topArc in Int(firstUp[y])..<Int(firstUp[y + 1]) {
+            // Wrapping index arithmetic: the customization's innermost loop, over the validated graph's arc ranges.
+            var otherArc = lowerArc &+ 1
+            var topArc = Int(firstUp[y])
+            let topEnd = Int(firstUp[y &+ 1])
+            while topArc < topEnd {
+                defer { topArc &+= 1 }
                 guard otherArc < end else { break }
                 let z = upHead[topArc]
-                while otherArc < end && upHead[otherArc] < z { otherArc += 1 }
+                while otherArc < end && upHead[otherArc] < z { otherArc &+= 1 }
                 guard otherArc < end, upHead[otherArc] == z else { continue }
                 let up = xyDown &+ forward[otherArc]
                 if up < forward[topArc] {
                     forward[topArc] = up
-                    hints?[2 * topArc] = hint
+                    hints?[2 &* topArc] = hint
                 }
                 let down = backward[otherArc] &+ xyUp
                 if down < backward[topArc] {
                     backward[topArc] = down
-                    hints?[2 * topArc + 1] = hint
+                    hints?[2 &* topArc &+ 1] = hint
                 }
             }
         }
@@ -322,7 +327,7 @@ package struct CustomizationSplit {
     package let side: ContiguousArray<UInt8>
 
     /// Graphs below this many CCH arcs are customized on one thread.
-    package static let minimumArcs = 1 << 16
+    static let minimumArcs = 1 << 16
 
     /// A split whose two threads would take at most `worthwhile` of one thread's time (by triangle counts, with at most
     /// `topShare` of them through arcs into the top), or nil.

@@ -61,14 +61,14 @@ extension CCHView {
     package func middle(of arc: Int, low: Int, up: Bool, metric: RoutingMetric) -> (node: Int, toLow: Int, toHigh: Int)? {
         // The metric's hint says which: the input turn, or x as an entry of low's downward list.
         let hints = metric.hierarchy.middleHint
-        let slot = 2 * arc + (up ? 0 : 1)
+        let slot = 2 &* arc &+ (up ? 0 : 1)
         if slot < hints.count {
             let hint = hints[slot]
             if hint == CCHMetric.inputTurnHint { return nil }
-            if hint != CCHMetric.searchHint, low + 1 < firstDown.count {
-                let entry = Int(firstDown[low]) + Int(hint) - 1
-                if entry < Int(firstDown[low + 1]) {
-                    let x = Int(downArcs[2 * entry]), toLow = Int(downArcs[2 * entry + 1])
+            if hint != CCHMetric.searchHint, low &+ 1 < firstDown.count {
+                let entry = Int(firstDown[low]) &+ Int(hint) &- 1
+                if entry < Int(firstDown[low &+ 1]) {
+                    let x = Int(downArcs[2 &* entry]), toLow = Int(downArcs[2 &* entry &+ 1])
                     if let toHigh = self.arc(from: x, to: Int(upHead[arc])) { return (x, toLow, toHigh) }
                 }
             }

@@ -14,7 +14,7 @@ package struct InputArcSource: Sendable {
     package let stream: GraphFileStream?
 
     /// Turn arcs per piece read back (three pieces of 4 MB resident at a time).
-    package static let pieceSize = 1 << 20
+    static let pieceSize = 1 << 20
 
     /// Calls `body` with consecutive pieces of the heads, hierarchy arc codes and turn costs (equal counts), in turn-arc order.
     package func forEachPiece(_ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt32>) -> Void) throws {

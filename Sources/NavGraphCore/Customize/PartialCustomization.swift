@@ -144,7 +144,7 @@ private struct ArcQueue {
         }
     }
 
-    package mutating func pop() -> (arc: Int, lower: Int)? {
+    mutating func pop() -> (arc: Int, lower: Int)? {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {

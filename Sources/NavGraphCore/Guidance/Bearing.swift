@@ -13,14 +13,14 @@ package enum Bearing {
 
     /// Bearing from a to b on a local flat projection: the same as `between` within a fraction of a degree over the
     /// tens of metres guidance looks along a road, and cheaper.
-    package static func planar(_ a: Coordinate, _ b: Coordinate) -> Double {
+    static func planar(_ a: Coordinate, _ b: Coordinate) -> Double {
         let x = (b.lon - a.lon) * cos(a.lat * .pi / 180), y = b.lat - a.lat
         let degrees = atan2(x, y) * 180 / .pi
         return degrees < 0 ? degrees + 360 : degrees
     }
 
     /// Metres between nearby points on a local flat projection.
-    package static func planarMetres(_ a: Coordinate, _ b: Coordinate) -> Double {
+    static func planarMetres(_ a: Coordinate, _ b: Coordinate) -> Double {
         let x = (b.lon - a.lon) * cos(a.lat * .pi / 180), y = b.lat - a.lat
         return (x * x + y * y).squareRoot() * 111_195
     }
@@ -43,14 +43,14 @@ package enum Bearing {
     }
 
     /// A bearing as the Directions API writes it: an integer 0...359.
-    @inline(__always) package static func wire(_ value: Double) -> Int {
+    @inline(__always) static func wire(_ value: Double) -> Int {
         let degrees = Int(normalized(roundedHalfAway(value)))
         return degrees >= 0 && degrees < 360 ? degrees : degrees % 360
     }
 
     /// `value.rounded()` (halves away from zero) without the libm call it compiles to: the part after the integer
     /// is exact in a double, so the result is the same for every input.
-    @inline(__always) package static func roundedHalfAway(_ value: Double) -> Double {
+    @inline(__always) static func roundedHalfAway(_ value: Double) -> Double {
         guard abs(value) < 1e15 else { return value.rounded() }
         let whole = Double(Int(value))
         let part = value - whole

@@ -6,12 +6,12 @@
 extension TurnClassifier {
     /// By how many degrees a rival must be further from straight than the candidate to be told apart (besides
     /// `distinctionRatio` times as far).
-    package static let distinctMargin = 12.5
+    static let distinctMargin = 12.5
     /// Roads arrived on that are less important than this (car.lua priority; secondary) tell every sharper road apart.
-    package static let mainRoadPriority = 6.0
+    static let mainRoadPriority = 6.0
 
     /// OSRM's `IsDistinctNarrowTurn`: whether no other road looks as obvious as road `candidate`.
-    package func isDistinctNarrowTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+    func isDistinctNarrowTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
         let inRoad = view.roads[view.inIndex], out = view.roads[candidate]
         let inEdge = inRoad.edge, outDeviation = abs(view.deviation(of: out))
         let inPriority = Self.osrmPriority(inRoad.roadClass), outPriority = Self.osrmPriority(out.roadClass)
@@ -56,13 +56,13 @@ extension TurnClassifier {
     }
 
     /// Lanes of an edge in both directions (0 when untagged), as car.lua counts them.
-    package func laneCount(_ edge: Int) -> Int {
+    func laneCount(_ edge: Int) -> Int {
         let packed = graph.guideField(edge: edge, field: GuideRecord.laneCounts)
         return Int(packed & 0xff) + Int((packed >> 8) & 0xff)
     }
 
     /// OSRM's road group of a priority: motorway, trunk, main roads, residential, links and unclassified, paths.
-    package static func roadGroup(_ priority: Double) -> Int {
+    static func roadGroup(_ priority: Double) -> Int {
         switch priority {
         case ..<2: 0
         case ..<4: 1
@@ -76,17 +76,17 @@ extension TurnClassifier {
     }
 
     /// Whether class a is of a lower group of roads than class b (minor roads below all others).
-    package static func strictlyLess(_ a: RoadClass, than b: RoadClass) -> Bool {
+    static func strictlyLess(_ a: RoadClass, than b: RoadClass) -> Bool {
         if isLowPriority(a) != isLowPriority(b) { return isLowPriority(a) }
         return roadGroup(osrmPriority(a)) > roadGroup(osrmPriority(b))
     }
 
     /// Whether `link` is the link class of `road` (primary_link of primary).
-    package static func isLink(_ link: RoadClass, to road: RoadClass) -> Bool { isLink(link) && linkBase(link) == road }
+    static func isLink(_ link: RoadClass, to road: RoadClass) -> Bool { isLink(link) && linkBase(link) == road }
 
     /// The road on the far side of the junction from road `index` (the one nearest its opposite bearing): whether
     /// it keeps road `index`'s name, and the angle between the two.
-    package func roadAcross(_ view: JunctionView, _ index: Int) -> (keepsName: Bool, angle: Double) {
+    func roadAcross(_ view: JunctionView, _ index: Int) -> (keepsName: Bool, angle: Double) {
         let road = view.roads[index]
         let target = Bearing.normalized(road.bearing + 180)
         var opposite = index
@@ -101,7 +101,7 @@ extension TurnClassifier {
     }
 
     /// The road class a link belongs to (primary for primary_link), or the class itself.
-    package static func linkBase(_ roadClass: RoadClass) -> RoadClass {
+    static func linkBase(_ roadClass: RoadClass) -> RoadClass {
         switch roadClass {
         case .motorwayLink: .motorway
         case .trunkLink: .trunk

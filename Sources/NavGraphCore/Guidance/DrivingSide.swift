@@ -4,7 +4,7 @@ public enum DrivingSide: String, Sendable {
 
     /// Left-driving regions as (min lat, max lat, min lon, max lon). Coarse: a box may overlap a right-driving
     /// neighbour near a border (e.g. Ireland's box spares Northern Ireland nothing, both drive on the left).
-    package static let leftDrivingBoxes: [(String, Double, Double, Double, Double)] = [
+    static let leftDrivingBoxes: [(String, Double, Double, Double, Double)] = [
         ("GB", 49.8, 60.9, -8.7, 1.8), ("IE", 51.3, 55.5, -10.7, -5.9), ("IM", 54.0, 54.45, -4.85, -4.3),
         ("MT", 35.78, 36.1, 14.15, 14.6), ("CY", 34.5, 35.75, 32.2, 34.65), ("JP", 24.0, 45.6, 122.9, 146.0),
         ("AU", -43.7, -10.0, 112.9, 153.7), ("NZ", -47.4, -34.3, 166.3, 178.7), ("ZA", -34.9, -22.1, 16.4, 32.9),

@@ -3,7 +3,7 @@
 /// of the edge. A turn the `TurnMemo` knows then gets its maneuver bearings from the two edges' lines, which the walk
 /// reads anyway, instead of from the junction's slots. Stored as the bit pattern with its sign bit flipped, so a word
 /// of zero means unknown (a bearing of -0.0 is not kept). One memo serves one step builder (one thread).
-package final class EdgeBearingMemo {
+final class EdgeBearingMemo {
     private let storage: MemoLines
     private let count: Int
     private static let signBit: UInt64 = 1 << 63
@@ -19,9 +19,9 @@ package final class EdgeBearingMemo {
     /// Bearing from the tail of directed edge d along it, 0..<360, when known.
     @inline(__always) package func departure(_ d: Int) -> Double? { value(d, word: 7) }
 
-    package func remember(arrival: Double, of d: Int) { store(arrival, d, word: 6) }
+    func remember(arrival: Double, of d: Int) { store(arrival, d, word: 6) }
 
-    package func remember(departure: Double, of d: Int) { store(departure, d, word: 7) }
+    func remember(departure: Double, of d: Int) { store(departure, d, word: 7) }
 
     @inline(__always) private func value(_ d: Int, word: Int) -> Double? {
         guard d >= 0 && d < count else { return nil }

@@ -4,7 +4,7 @@
 extension StepBuilder {
     /// Rewords every `end of road` in `marks` (collapsed, depart first) that follows its previous maneuver without
     /// a junction of three or more roads in between.
-    package func wordEndsOfRoad(_ marks: inout [Mark], leg: RouteLeg) {
+    func wordEndsOfRoad(_ marks: inout [Mark], leg: RouteLeg) {
         for index in marks.indices.dropFirst() where marks[index].type == .endOfRoad {
             let previous = marks[index - 1], mark = marks[index]
             if passesJunction(after: previous.edgeIndex, before: mark.edgeIndex, leg: leg) { continue }
@@ -17,7 +17,7 @@ extension StepBuilder {
 
     /// Whether the leg passes a junction of three or more roads (as its steps list them) strictly between the edge
     /// changes `first` and `last`.
-    package func passesJunction(after first: Int, before last: Int, leg: RouteLeg) -> Bool {
+    func passesJunction(after first: Int, before last: Int, leg: RouteLeg) -> Bool {
         guard first + 1 < last else { return false }
         for k in first + 1 ..< last where degrees[k] >= 3 {
             if let junction = view(k, leg), junction.roads.count >= 3 { return true }

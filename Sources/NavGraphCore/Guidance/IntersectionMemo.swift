@@ -7,9 +7,9 @@ import Foundation
 /// the listed bearings instead of a pass over the junction's slots. Only plain approaches (the arriving edge's own
 /// routing node) without `turn:lanes` are kept, where the record depends on the two edges alone. One memo serves one
 /// step builder (one thread).
-package final class IntersectionMemo {
+final class IntersectionMemo {
     /// What is known about passing from one directed edge onto another.
-    package enum Passage {
+    enum Passage {
         case unknown
         /// The intersection lists fewer than three roads: none is written.
         case fewerThanThree
@@ -23,7 +23,7 @@ package final class IntersectionMemo {
 
     /// Up to `packedLimit` roads of an intersection in one word: wire bearing j (0...359) in bits 9j..<9j+9, entry
     /// flag j in bit 54+j, the road count in bits 60-62.
-    package struct PackedRoads {
+    struct PackedRoads {
         package var word: UInt64
         package var count: Int { Int((word >> 60) & 0x7) }
         @inline(__always) package func bearing(_ j: Int) -> UInt16 { UInt16(truncatingIfNeeded: (word >> UInt64(9 * j)) & 0x1ff) }
@@ -46,13 +46,13 @@ package final class IntersectionMemo {
 
     /// Intersections with at most this many listed roads are kept whole (`Passage.packed`; `appendPacked` writes
     /// exactly six places, and `PackedRoads` has room for six bearings).
-    package static let packedLimit = 6
+    static let packedLimit = 6
 
     /// Word 0: outgoing edge + 1 (bits 0-31), in index (32-37), out index (38-43), control (44-51), fewer than three
     /// roads (52), packed (53). Word 1: listed slots (0-31) and entries (32-63), or the packed roads.
     private struct Entry {
         package var key: UInt64
-        package var masks: UInt64
+        var masks: UInt64
     }
 
     private let storage: MemoLines
@@ -107,7 +107,7 @@ package final class IntersectionMemo {
 
     /// The whole intersection for passing from `incoming` onto `outgoing` where the memo holds it packed
     /// (`Passage.packed`), else nil: the fast path of `passage` for the common case, with no enum in between.
-    @inline(__always) package func packed(incoming: Int, outgoing: Int) -> (roads: PackedRoads, key: UInt64)? {
+    @inline(__always) func packed(incoming: Int, outgoing: Int) -> (roads: PackedRoads, key: UInt64)? {
         guard fits(incoming, outgoing), let entry = entry(incoming, outgoing), entry.key & Self.packedFlag != 0 else { return nil }
         return (PackedRoads(word: entry.masks), entry.key)
     }
@@ -118,14 +118,14 @@ package final class IntersectionMemo {
     }
 
     /// Remembers that passing from `incoming` onto `outgoing` lists fewer than three roads.
-    package func rememberFewerThanThree(incoming: Int, outgoing: Int) {
+    func rememberFewerThanThree(incoming: Int, outgoing: Int) {
         guard fits(incoming, outgoing) else { return }
         store(incoming, Entry(key: UInt64(outgoing + 1) | Self.fewerThanThree, masks: 0))
     }
 
     /// Remembers the intersection written when passing from `incoming` onto `outgoing` (indices below 32, as slot
     /// positions of a junction with entry masks are).
-    package func remember(incoming: Int, outgoing: Int, slots: UInt32, entries entryBits: UInt32, inIndex: Int, outIndex: Int,
+    func remember(incoming: Int, outgoing: Int, slots: UInt32, entries entryBits: UInt32, inIndex: Int, outIndex: Int,
                   control: UInt8) {
         guard fits(incoming, outgoing), (0..<32).contains(inIndex), (0..<32).contains(outIndex) else { return }
         let key = UInt64(outgoing + 1) | UInt64(inIndex) << 32 | UInt64(outIndex) << 38 | UInt64(control) << 44
@@ -133,7 +133,7 @@ package final class IntersectionMemo {
     }
 
     /// Remembers the intersection written when passing from `incoming` onto `outgoing` whole (`PackedRoads`).
-    package func remember(incoming: Int, outgoing: Int, roads: PackedRoads, inIndex: Int, outIndex: Int, control: UInt8) {
+    func remember(incoming: Int, outgoing: Int, roads: PackedRoads, inIndex: Int, outIndex: Int, control: UInt8) {
         guard fits(incoming, outgoing), (0..<32).contains(inIndex), (0..<32).contains(outIndex) else { return }
         let key = UInt64(outgoing + 1) | UInt64(inIndex) << 32 | UInt64(outIndex) << 38 | UInt64(control) << 44 | Self.packedFlag
         store(incoming, Entry(key: key, masks: roads.word))

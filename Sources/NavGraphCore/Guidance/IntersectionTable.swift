@@ -7,13 +7,13 @@ import Foundation
 /// steps read it through `StepIntersections` and `Intersection`.
 public final class IntersectionTable: @unchecked Sendable {
     /// The fixed part of one intersection.
-    package struct Record: Sendable {
+    struct Record: Sendable {
         package var location: Coordinate
         /// Index of `location` in the leg's coordinates.
         package var geometryIndex: Int32
         /// Where the intersection's roads start in `bearings` / `entries`, and how many there are.
-        package var firstRoad: Int32
-        package var roadCount: Int32
+        var firstRoad: Int32
+        var roadCount: Int32
         /// Indices into the intersection's roads, -1 for none.
         package var inIndex: Int32
         package var outIndex: Int32
@@ -22,7 +22,7 @@ public final class IntersectionTable: @unchecked Sendable {
         /// `NodeControl` bits of the junction.
         package var control: UInt8
         /// The roads whole (`IntersectionMemo.PackedRoads`) instead of in `bearings` / `entries`, 0 when they are there.
-        package var packedRoads: UInt64 = 0
+        var packedRoads: UInt64 = 0
     }
 
     /// One block from `malloc` holding the records, then the bearings, then the entry flags (nil when empty),
@@ -76,7 +76,7 @@ public final class IntersectionTable: @unchecked Sendable {
 
     /// Collects a leg's intersections in buffers kept from leg to leg (one per step builder), and copies them
     /// into a table when the leg is done: appending is a pointer write, with no per-element checks.
-    package final class Builder {
+    final class Builder {
         private var records: UnsafeMutablePointer<Record>
         private var recordCapacity = 64
         private(set) var count = 0
@@ -136,7 +136,7 @@ public final class IntersectionTable: @unchecked Sendable {
         }
 
         /// One road of the intersection started last.
-        package func appendRoad(bearing: Int, entry: Bool) {
+        func appendRoad(bearing: Int, entry: Bool) {
             reserveRoads(1)
             (bearings + roadCount).initialize(to: UInt16(truncatingIfNeeded: bearing))
             (entries + roadCount).initialize(to: entry)
@@ -146,20 +146,20 @@ public final class IntersectionTable: @unchecked Sendable {
 
         /// Room for `capacity` roads after the last one appended, written before their intersection is started
         /// (`append`) and kept with `commitStaged`; roads staged and not committed are overwritten by the next ones.
-        package func stageRoads(_ capacity: Int) -> (bearings: UnsafeMutablePointer<UInt16>, entries: UnsafeMutablePointer<Bool>) {
+        func stageRoads(_ capacity: Int) -> (bearings: UnsafeMutablePointer<UInt16>, entries: UnsafeMutablePointer<Bool>) {
             reserveRoads(capacity)
             return (bearings + roadCount, entries + roadCount)
         }
 
         /// Keeps the first `staged` roads written at `stageRoads` as the roads of the intersection started last.
-        package func commitStaged(_ staged: Int) {
+        func commitStaged(_ staged: Int) {
             roadCount += staged
             records[count - 1].roadCount += Int32(staged)
         }
 
         /// An intersection without lanes whose roads are the `listed` slots of a junction (bit per slot position,
         /// bearing order), `entryBits` saying which may be entered (bit per listed road, in order).
-        package func appendListed(slots base: UnsafePointer<JunctionSlot>, listed: UInt32, entryBits: UInt32, location: Coordinate,
+        func appendListed(slots base: UnsafePointer<JunctionSlot>, listed: UInt32, entryBits: UInt32, location: Coordinate,
                           geometryIndex: Int, inIndex: Int, outIndex: Int, control: UInt8) {
             if count == recordCapacity { growRecords() }
             // At most one road per slot bit (counted as written: no popcount on the baseline target).
@@ -183,7 +183,7 @@ public final class IntersectionTable: @unchecked Sendable {
 
         /// An intersection without lanes whose roads are given whole (`IntersectionMemo.PackedRoads`): kept packed
         /// in its record (eight bytes, read back by `IntersectionBearings` and `IntersectionEntries`).
-        @inline(__always) package func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int,
+        @inline(__always) func appendPacked(_ roads: IntersectionMemo.PackedRoads, location: Coordinate, geometryIndex: Int,
                                             inIndex: Int, outIndex: Int, control: UInt8) {
             if count == recordCapacity { growRecords() }
             (records + count).initialize(to: Record(location: location, geometryIndex: Int32(geometryIndex), firstRoad: Int32(roadCount),
@@ -193,7 +193,7 @@ public final class IntersectionTable: @unchecked Sendable {
         }
 
         /// The roads of a junction view, for the intersection started last.
-        package func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
+        func appendRoads(_ roads: UnsafeBufferPointer<JunctionRoad>) {
             reserveRoads(roads.count)
             for index in roads.indices {
                 (bearings + roadCount + index).initialize(to: roads[index].wire)
@@ -248,7 +248,7 @@ public struct IntersectionBearings: RandomAccessCollection, Sendable, Equatable 
     package let table: IntersectionTable
     package let roads: Range<Int>
     /// The roads packed in the record (`IntersectionTable.Record.packedRoads`), 0 when they are in the table.
-    package let packed: UInt64
+    let packed: UInt64
     public var startIndex: Int { 0 }
     public var endIndex: Int { roads.count }
     public subscript(position: Int) -> Int {
@@ -262,7 +262,7 @@ public struct IntersectionEntries: RandomAccessCollection, Sendable, Equatable {
     package let table: IntersectionTable
     package let roads: Range<Int>
     /// As `IntersectionBearings.packed`.
-    package let packed: UInt64
+    let packed: UInt64
     public var startIndex: Int { 0 }
     public var endIndex: Int { roads.count }
     public subscript(position: Int) -> Bool {

@@ -4,7 +4,7 @@ import Foundation
 /// What guidance reads about one road leaving a junction, kept per slot of the graph's junction adjacency
 /// (`junctionOut`), so that all the roads of a junction sit side by side in memory: a junction view touches one or
 /// two cache lines instead of a handful of scattered edge and turn arrays. A junction's slots are kept in bearing order.
-package struct JunctionSlot {
+struct JunctionSlot {
     /// Directed edge leaving the junction (as `junctionOut`).
     package var leaving: Int32
     /// Routing node of the plain (unrestricted) directed edge, -1 when it cannot be driven.
@@ -13,11 +13,11 @@ package struct JunctionSlot {
     package var bearing: Double
     /// For a car arriving along this road on its plain routing node: bit j set when it may turn onto the junction's
     /// j-th slot (in this bearing order). Valid when the junction has at most `maskedDegree` roads.
-    package var plainEntry: UInt32
+    var plainEntry: UInt32
     /// Routing node of the plain directed edge arriving along this road (the reverse of `leaving`), -1 when none.
-    package var arrivingRouting: Int32
+    var arrivingRouting: Int32
     /// `turn:lanes` string id for a car arriving at the junction along this road (0 when untagged).
-    package var arrivingLanes: UInt32
+    var arrivingLanes: UInt32
     /// The junction's `junction:ref` string id and `NodeControl` bits (the same in each of its slots).
     package var exitRef: UInt32
     package var flags: UInt16
@@ -26,21 +26,21 @@ package struct JunctionSlot {
     /// 1 once the junction's slots are filled.
     package var ready: UInt8
     /// `bearing` as the Directions API writes it (`Bearing.wire`; last, where it fits in the record's padding).
-    package var wire: UInt16
+    var wire: UInt16
 
     /// Junctions with more roads than this have no entry masks (a view scans the turn arcs instead).
-    package static let maskedDegree = 32
+    static let maskedDegree = 32
 
     /// Whether a junction's intersection lists this road: tracks are no way on for a driver (OSRM's car profile
     /// drops them; private roads it keeps as restricted), unless the route arrives or leaves by them.
-    @inline(__always) package func isListed(routeUses: Bool) -> Bool {
+    @inline(__always) func isListed(routeUses: Bool) -> Bool {
         routeUses || roadClass != RoadClass.track.rawValue
     }
 }
 
 /// Junction slots filled on first use (a junction at a time) and kept for the graph's lifetime, so a junction
 /// view costs no trigonometry, sorting or scattered reads for junctions already seen by an earlier query of the router.
-package final class JunctionSlotCache: @unchecked Sendable {
+final class JunctionSlotCache: @unchecked Sendable {
     private var slots: UnsafeMutablePointer<JunctionSlot>
     private let count: Int
 
@@ -53,7 +53,7 @@ package final class JunctionSlotCache: @unchecked Sendable {
 
     /// Starts loading the cache lines of the slots `range` (one junction's), so that a view built soon after finds
     /// them in cache: the leg's junctions are then fetched side by side instead of one miss after another.
-    @inline(__always) package func prefetch(_ range: Range<Int>) {
+    @inline(__always) func prefetch(_ range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= count, !range.isEmpty else { return }
         let end = UnsafeRawPointer(slots + range.upperBound)
         var line = UnsafeRawPointer(slots + range.lowerBound)
@@ -78,15 +78,15 @@ package final class JunctionSlotCache: @unchecked Sendable {
 /// word per directed edge (filled on first use): where the junction's slots start, its road count, and whether the
 /// route simply goes on there, so that a leg's walk reads a dense per-edge array (consecutive edges of a route
 /// mostly have nearby ids) instead of the junction index and adjacency.
-package final class EdgeHeadCache: @unchecked Sendable {
+final class EdgeHeadCache: @unchecked Sendable {
     private var words: UnsafeMutablePointer<UInt64>
     private let count: Int
     /// Set when the head joins just two roads and the other one goes on with the same name, ref, class and
     /// roundabout, ferry and toll state (the `isPlainJoint` conditions that do not depend on the route).
-    package static let goesOn: UInt64 = 1 << 40
+    static let goesOn: UInt64 = 1 << 40
     package static let known: UInt64 = 1 << 41
     /// Road counts from this value up are read from the graph.
-    package static let degreeLimit = 0x7f
+    static let degreeLimit = 0x7f
 
     package init(directedEdgeCount: Int) {
         count = directedEdgeCount
@@ -96,7 +96,7 @@ package final class EdgeHeadCache: @unchecked Sendable {
     deinit { free(words) }
 
     /// Starts loading the word of directed edge d.
-    @inline(__always) package func prefetch(_ d: Int) {
+    @inline(__always) func prefetch(_ d: Int) {
         if d >= 0 && d < count { navgraph_prefetch(words + d) }
     }
 
@@ -115,7 +115,7 @@ package final class EdgeHeadCache: @unchecked Sendable {
 /// Room for `count` values whose bytes are all zero (a slot not yet filled, a word not yet known), from `calloc`:
 /// the system hands out zero pages and only those written to take memory, so a cache the size of a country's graph
 /// costs what its routes touch. Released with `free`; stops the process when the system has no memory left.
-package func zeroedMemory<Value>(count: Int) -> UnsafeMutablePointer<Value> {
+func zeroedMemory<Value>(count: Int) -> UnsafeMutablePointer<Value> {
     guard let raw = calloc(count, MemoryLayout<Value>.stride) else {
         fatalError("out of memory for a guidance cache of \(count) values")
     }

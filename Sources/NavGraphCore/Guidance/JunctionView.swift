@@ -1,7 +1,7 @@
 
 /// One road at a junction as seen from its centre: the directed edge leaving along it, its bearing, and whether
 /// the route's incoming edge may turn onto it.
-package struct JunctionRoad {
+struct JunctionRoad {
     /// Directed edge (2 * edge + direction) leaving the junction along this road.
     package var leaving: Int
     /// Bearing from the junction along the road, 0..<360.
@@ -14,13 +14,13 @@ package struct JunctionRoad {
     /// Routing node of the plain directed edge, -1 when no car may drive it.
     package var routing: Int32
     /// `bearing` as the Directions API writes it (`Bearing.wire`).
-    package var wire: UInt16
+    var wire: UInt16
     package var edge: Int { leaving >> 1 }
 }
 
 /// All roads at one junction of a route, in bearing order, with the roads the route arrives on and leaves by.
 /// `roads` points into the step builder's road pool: a view is valid while the builder works on one leg.
-package struct JunctionView {
+struct JunctionView {
     package var node: Int
     package var roads: UnsafeBufferPointer<JunctionRoad>
     /// Index in `roads` of the road the route arrives on (its leaving edge is the reverse of the incoming edge).
@@ -29,13 +29,13 @@ package struct JunctionView {
     /// Direction of travel when arriving, 0..<360.
     package var bearingBefore: Double
     /// `turn:lanes` string id of the road the route arrives on, in its direction (0 when untagged).
-    package var arrivingLanes: UInt32
+    var arrivingLanes: UInt32
     /// The junction's `junction:ref` string id and `NodeControl` bits.
     package var exitRef: UInt32
     package var control: UInt8
     /// Whether the route arrives on its incoming edge's plain routing node (no turn restriction's copy of it), so
     /// that which roads it may enter depends on the incoming edge alone.
-    package var plainApproach: Bool
+    var plainApproach: Bool
     package var bearingAfter: Double { roads[outIndex].bearing }
     /// Signed turn of the route here, -180...180, positive to the right.
     package var deviation: Double { Bearing.deviation(from: bearingBefore, to: bearingAfter) }
@@ -45,7 +45,7 @@ package struct JunctionView {
 }
 
 /// Builds junction views and road bearings from the graph's junction adjacency and edge shapes.
-package struct JunctionReader {
+struct JunctionReader {
     package let graph: RoutingGraph
     /// Junction roads already read (shared by every view the reader builds).
     package let cache: JunctionSlotCache
@@ -61,7 +61,7 @@ package struct JunctionReader {
 
     /// Where junction slots of the head of directed edge d start, how many roads meet there, and whether the road
     /// plainly goes on there (`EdgeHeadCache.goesOn`).
-    @inline(__always) package func headInfo(of d: Int) -> (firstSlot: Int, degree: Int, goesOn: Bool) {
+    @inline(__always) func headInfo(of d: Int) -> (firstSlot: Int, degree: Int, goesOn: Bool) {
         let word = heads.head(d) { measureHead(of: $0) }
         let degree = Int((word >> 32) & UInt64(EdgeHeadCache.degreeLimit))
         if degree == EdgeHeadCache.degreeLimit || word & 0xffff_ffff == 0xffff_ffff {
@@ -73,7 +73,7 @@ package struct JunctionReader {
     }
 
     /// The head word of directed edge d, from the graph.
-    package func measureHead(of d: Int) -> UInt64 {
+    func measureHead(of d: Int) -> UInt64 {
         let node = head(of: d)
         let first = Int(graph.junctionFirstOut[node]), end = Int(graph.junctionFirstOut[node + 1])
         let word = UInt64(min(first, 0xffff_ffff)) | UInt64(min(end - first, EdgeHeadCache.degreeLimit)) << 32
@@ -89,7 +89,7 @@ package struct JunctionReader {
     }
 
     /// The roads leaving the head junction of directed edge d, in bearing order, from the cache.
-    @inline(__always) package func headSlots(of d: Int) -> UnsafeBufferPointer<JunctionSlot> {
+    @inline(__always) func headSlots(of d: Int) -> UnsafeBufferPointer<JunctionSlot> {
         let head = headInfo(of: d)
         return cache.junction(head.firstSlot..<head.firstSlot + head.degree) { fill(node: self.head(of: d), into: $0) }
     }
@@ -130,7 +130,7 @@ package struct JunctionReader {
 
     /// Bit j set when routing node `from` has a turn arc onto slot j's road (a restriction's copy of a node is
     /// matched by its directed edge).
-    package func entryMask(from: Int, slots: UnsafeBufferPointer<JunctionSlot>) -> UInt32 {
+    func entryMask(from: Int, slots: UnsafeBufferPointer<JunctionSlot>) -> UInt32 {
         var mask: UInt32 = 0
         for arc in Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1]) {
             let target = Int32(bitPattern: graph.cch.turnHead[arc])
@@ -148,17 +148,17 @@ package struct JunctionReader {
 
     /// Metres along a road at which its bearing is measured (OSRM looks a similar distance ahead); shorter on a
     /// roundabout's ring, which curves away at once.
-    package static let lookahead = 12.0
-    package static let ringLookahead = 4.0
+    static let lookahead = 12.0
+    static let ringLookahead = 4.0
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end (cached).
-    package func bearingFromStart(directedEdge d: Int) -> Double {
+    func bearingFromStart(directedEdge d: Int) -> Double {
         for slot in headSlots(of: d ^ 1) where Int(slot.leaving) == d { return slot.bearing }
         return measureBearing(directedEdge: d)
     }
 
     /// Bearing of directed edge d measured from its start, at `lookahead` metres or its end.
-    package func measureBearing(directedEdge d: Int) -> Double {
+    func measureBearing(directedEdge d: Int) -> Double {
         let edge = d >> 1
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
         let forward = d & 1 == 0
@@ -241,7 +241,7 @@ package struct JunctionReader {
 
 /// Room for the roads of every junction view of one leg, allocated once per step builder and grown when a leg
 /// needs more: views point into it instead of owning arrays.
-package final class RoadPool {
+final class RoadPool {
     private(set) var base: UnsafeMutablePointer<JunctionRoad>
     private(set) var capacity: Int
     /// Roads handed out since the last `reset`.
@@ -255,7 +255,7 @@ package final class RoadPool {
     deinit { base.deallocate() }
 
     /// Forgets every view handed out and makes room for at least `needed` roads (views from before become invalid).
-    package func reset(needed: Int) {
+    func reset(needed: Int) {
         used = 0
         guard needed > capacity else { return }
         base.deallocate()

@@ -1,8 +1,8 @@
 /// Lanes of an approach from its `turn:lanes` tag, marked valid and active for a maneuver.
-package enum LaneGuidance {
+enum LaneGuidance {
     /// OSM `turn:lanes` values as the Directions API's indications, in the vocabulary the Mapbox SDK's
     /// `LaneIndication` decodes (it rejects anything else, so merges become slight turns).
-    package static func indication(_ value: Substring) -> String {
+    static func indication(_ value: Substring) -> String {
         switch value.trimmingCharacters(in: .whitespaces) {
         case "left": "left"
         case "slight_left": "slight left"
@@ -64,7 +64,7 @@ package enum LaneGuidance {
         for index in valid { lanes[index].active = chosen.contains(index) }
     }
 
-    package static func allLanes(parsed: [[String]], direction: ManeuverModifier) -> [Lane]? {
+    static func allLanes(parsed: [[String]], direction: ManeuverModifier) -> [Lane]? {
         guard !parsed.isEmpty, parsed.count > 1 || parsed.first != ["none"] else { return nil }
         for candidate in acceptable(for: direction) {
             guard parsed.contains(where: { $0.contains(candidate) }) else { continue }

@@ -4,9 +4,9 @@ import Foundation
 /// 0-15), `IntersectionMemo` (bytes 16-47) and `EdgeBearingMemo` (bytes 48-63), so that passing a junction the
 /// builder has seen reads one line for all three. The memory comes zeroed from the system (`zeroedMemory`) and only the lines of edges routed over are ever
 /// touched. Owned by the two memos of one step builder (one thread); freed when both are gone.
-package final class MemoLines {
+final class MemoLines {
     /// 64-bit words per line.
-    package static let wordsPerLine = 8
+    static let wordsPerLine = 8
     /// The first line, aligned to 64 bytes inside `allocation`.
     package let lines: UnsafeMutablePointer<UInt64>
     private let allocation: UnsafeMutablePointer<UInt64>

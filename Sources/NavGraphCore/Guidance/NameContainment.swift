@@ -6,11 +6,11 @@ import Foundation
 /// "A5;A24") or one is missing. Ids are compared first; bytes only where they differ, and their answer is kept in a
 /// direct-mapped table of `cacheSize` pairs (32 KB), so a pair of streets met again reads no string. One instance
 /// serves one step builder's classifier (one thread).
-package final class NameContainment {
+final class NameContainment {
     package let graph: RoutingGraph
     /// Pairs already compared: the pair's key (`key`) with the answer in bit 63, 0 in an empty place.
     private let answers: UnsafeMutablePointer<UInt64>
-    package static let cacheSize = 4096
+    static let cacheSize = 4096
     private static let answerBit: UInt64 = 1 << 63
     private static let refTag: UInt64 = 1 << 62
 
@@ -50,10 +50,10 @@ package final class NameContainment {
     }
 
     /// Whether one name starts with the other (byte-wise, as OSRM's `starts_with`); true when either is empty.
-    package func namesContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: false) }
+    func namesContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: false) }
 
     /// Whether one ref contains the other (byte-wise substring, as OSRM's `find`); true when either is empty.
-    package func refsContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: true) }
+    func refsContained(_ a: UInt32, _ b: UInt32) -> Bool { contained(a, b, refs: true) }
 
     /// `namesContained` or `refsContained`: ids first, then the table of pairs, then the bytes.
     @inline(__always) private func contained(_ a: UInt32, _ b: UInt32, refs: Bool) -> Bool {

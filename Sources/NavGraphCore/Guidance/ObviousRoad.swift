@@ -5,18 +5,18 @@
 /// name changes.
 extension TurnClassifier {
     /// OSRM's angle limits, in degrees of deviation from straight on.
-    package static let noTurnDeviation = 30.0
-    package static let narrowTurnDeviation = 40.0
-    package static let groupDeviation = 60.0
-    package static let fuzzyDeviation = 25.0
+    static let noTurnDeviation = 30.0
+    static let narrowTurnDeviation = 40.0
+    static let groupDeviation = 60.0
+    static let fuzzyDeviation = 25.0
     /// How much further from straight a rival must be than the obvious road.
-    package static let distinctionRatio = 2.0
+    static let distinctionRatio = 2.0
     /// How much more important (lower priority number) a road must be to be obvious by class alone.
-    package static let priorityDistinction = 1.75
+    static let priorityDistinction = 1.75
 
     /// car.lua's road priority class (OSRM v26 `RoadPriorityClass`; lower is more important): links just below
     /// their road, residential above living streets above service roads, unclassified with the links.
-    package static func osrmPriority(_ roadClass: RoadClass) -> Double {
+    static func osrmPriority(_ roadClass: RoadClass) -> Double {
         switch roadClass {
         case .motorway: 0
         case .motorwayLink: 1
@@ -39,11 +39,11 @@ extension TurnClassifier {
     }
 
     /// A motorway or trunk link (OSRM's ramp class).
-    package static func isRamp(_ roadClass: RoadClass) -> Bool { roadClass == .motorwayLink || roadClass == .trunkLink }
+    static func isRamp(_ roadClass: RoadClass) -> Bool { roadClass == .motorwayLink || roadClass == .trunkLink }
 
     /// Whether `candidate` is obvious against `other` by class alone, arriving on `incoming`: much more important
     /// and the same class as the road arrived on, or a real road against a minor one.
-    package static func obviousByClass(incoming: RoadClass, candidate: RoadClass, other: RoadClass) -> Bool {
+    static func obviousByClass(incoming: RoadClass, candidate: RoadClass, other: RoadClass) -> Bool {
         let muchHigher = priorityDistinction * osrmPriority(candidate) < osrmPriority(other)
         return (muchHigher && incoming == candidate) || (!isLowPriority(candidate) && !isLowPriority(incoming) && isLowPriority(other))
     }
@@ -53,7 +53,7 @@ extension TurnClassifier {
     /// equal and refs where one contains the other as contained (`NameContainment`); an unnamed road after a named
     /// one, or a ref that is dropped, goes unsaid; a ref-only road becoming a name-only one (or back), and a new ref
     /// between two nameless roads, are said.
-    package func needsNameAnnounced(from a: Int, to b: Int) -> Bool {
+    func needsNameAnnounced(from a: Int, to b: Int) -> Bool {
         let fromName = graph.edgeName[a], toName = graph.edgeName[b], fromRef = graph.edgeRef[a], toRef = graph.edgeRef[b]
         if fromName == toName && fromRef == toRef { return false }
         if fromName == 0 && fromRef == 0 { return true }
@@ -70,7 +70,7 @@ extension TurnClassifier {
     }
 
     /// Index in `view.roads` of the obvious way on, or nil when no road is obvious.
-    package func obviousRoad(_ view: JunctionView) -> Int? {
+    func obviousRoad(_ view: JunctionView) -> Int? {
         let count = view.roads.count
         guard count > 2 else { return count == 2 ? (view.inIndex + 1) % 2 : nil }
         let via = view.roads[view.inIndex]
@@ -138,7 +138,7 @@ extension TurnClassifier {
     }
 
     /// Whether no other road at the junction looks as obvious as road `candidate` (OSRM's `IsDistinctTurn`).
-    package func isDistinctTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+    func isDistinctTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
         guard candidate != view.inIndex else { return false }
         if abs(view.deviation(of: view.roads[candidate])) < Self.groupDeviation { return isDistinctNarrowTurn(view, candidate) }
         return isDistinctWideTurn(view, candidate)
@@ -146,7 +146,7 @@ extension TurnClassifier {
 
     /// OSRM's `IsDistinctWideTurn`: no other road within twice the candidate's deviation, unless it is a turn onto
     /// a lower road (not straight on).
-    package func isDistinctWideTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
+    func isDistinctWideTurn(_ view: JunctionView, _ candidate: Int) -> Bool {
         let via = view.roads[view.inIndex], chosen = view.roads[candidate]
         let candidateDeviation = abs(view.deviation(of: chosen))
         for index in view.roads.indices where index != view.inIndex && index != candidate {
@@ -160,11 +160,11 @@ extension TurnClassifier {
     }
 
     /// Deviations up to this are OSRM's `straight` modifier.
-    package static let straightModifierLimit = 20.0
+    static let straightModifierLimit = 20.0
 
     /// OSRM's `roadHasLowerClass`: `compare` is of a lower group than both roads and much narrower than the one
     /// arrived on, or the link of both.
-    package func roadHasLowerClass(from via: JunctionRoad, to candidate: JunctionRoad, compare: JunctionRoad) -> Bool {
+    func roadHasLowerClass(from via: JunctionRoad, to candidate: JunctionRoad, compare: JunctionRoad) -> Bool {
         let compareLanes = laneCount(compare.edge)
         let narrower = compareLanes > 0 && compareLanes + 1 < laneCount(via.edge)
         if narrower && Self.strictlyLess(compare.roadClass, than: via.roadClass) && Self.strictlyLess(compare.roadClass, than: candidate.roadClass) {

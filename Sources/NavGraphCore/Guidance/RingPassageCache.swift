@@ -2,11 +2,11 @@
 /// direct-mapped table keyed by the passage: a lookup is a multiply, one compare of three words and a copy of at most
 /// two marks, with no hashing of the key and no array per passage. A passage that lands on a taken place replaces the
 /// one there, so the table never grows (`capacity` entries). One cache serves one step builder (one thread).
-package struct RingPassageCache {
+struct RingPassageCache {
     /// One remembered passage; `incoming` is -1 in an empty place.
-    package struct Entry {
+    struct Entry {
         package var incoming = -1
-        package var ringEdges = 0
+        var ringEdges = 0
         package var leaving = 0
         package var count = 0
         package var first: StepBuilder.Mark?
@@ -31,7 +31,7 @@ package struct RingPassageCache {
     }
 
     /// Remembers one or two marks for the passage `key`.
-    package mutating func remember(_ key: StepBuilder.RingPassageKey, _ made: [StepBuilder.Mark]) {
+    mutating func remember(_ key: StepBuilder.RingPassageKey, _ made: [StepBuilder.Mark]) {
         guard (1...2).contains(made.count) else { return }
         entries[Self.place(key)] = Entry(incoming: key.incoming, ringEdges: key.ringEdges, leaving: key.leaving, count: made.count,
                                          first: made[0], second: made.count > 1 ? made[1] : nil)

@@ -30,7 +30,7 @@ extension Router {
 
 /// The side of the road a waypoint lies on, seen when arriving (OSRM's arrive modifier, reduced to the three the
 /// instructions speak of).
-package enum ArrivalSide {
+enum ArrivalSide {
     /// Below this many metres between the given point and the road, the waypoint is on the road.
     package static let onTheRoad = 1.0
 

@@ -2,7 +2,7 @@ import CMemoryAccess
 
 /// Cuts a leg into steps at the maneuvers found by `StepBuilder`, with names, lanes, intersections and exact totals.
 extension StepBuilder {
-    package func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
+    func assemble(_ marks: [Mark], leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
         let last = leg.coordinates.count - 1
         let edges = leg.directedEdges
         // The junctions a step passes are found by a cursor over the edge changes (k), which move forward with the
@@ -117,8 +117,8 @@ extension StepBuilder {
 
     /// The edge changes (k, between edges k-1 and k) of a leg whose coordinates lie strictly inside the leg, found
     /// step by step: the steps come in leg order, so a cursor that moves forward visits each edge change about once.
-    package struct JunctionCursor {
-        package let firstSegments: [Int]
+    struct JunctionCursor {
+        let firstSegments: [Int]
         package let last: Int
         /// The first edge change not yet passed by an earlier step.
         package var next = 1
@@ -154,7 +154,7 @@ extension StepBuilder {
 
     /// Starts loading what each step reads about the road it takes (ref, speed limit, class, guidance record), so
     /// that the steps' cache misses overlap instead of coming one after another.
-    package func prefetchStepEdges(_ marks: [Mark], edges: [Int]) {
+    func prefetchStepEdges(_ marks: [Mark], edges: [Int]) {
         guard let refs = graph.edgeRef.baseAddress, let guides = graph.edgeGuide.baseAddress,
               let speeds = graph.edgeMaxspeed.baseAddress, let classes = graph.edgeClass.baseAddress,
               let fields = graph.guideFields.baseAddress, !edges.isEmpty else { return }
@@ -183,11 +183,11 @@ extension StepBuilder {
     }
 
     /// A maneuver closer than this after the previous one narrows the previous one's active lanes to its side.
-    package static let laneLookahead = 150.0
+    static let laneLookahead = 150.0
 
     /// Appends the Directions API intersection of a junction view to the leg's table; lanes from the approach's
     /// `turn:lanes`, with only those towards `nextSide` active when a next maneuver follows closely.
-    package func appendIntersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
+    func appendIntersection(_ junction: JunctionView, k: Int, leg: RouteLeg, modifier: ManeuverModifier?,
                             nextSide: ManeuverModifier? = nil) {
         let lanesId = junction.arrivingLanes
         var lanes: [Lane]?
@@ -208,7 +208,7 @@ extension StepBuilder {
     /// no view, or where a junction passed without a maneuver (`atManeuver` false) would list fewer than three roads.
     /// `modifier` and `nextSide` choose the active lanes, as in `appendIntersection`.
     /// The way passed before (`IntersectionMemo`) is written here; the rest by `appendScannedIntersection`.
-    @inline(__always) package func appendSlotIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
+    @inline(__always) func appendSlotIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
                                                   nextSide: ManeuverModifier?) -> Bool {
         guard hasView(k, leg) else { return true }
         guard approachIsPlain(k, leg) else { return false }
@@ -242,7 +242,7 @@ extension StepBuilder {
 
     /// `appendSlotIntersection` for a way the memo does not know: one pass over the junction's slots, remembered
     /// for next time where the approach has no lanes.
-    package func appendScannedIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
+    func appendScannedIntersection(_ k: Int, leg: RouteLeg, atManeuver: Bool, modifier: ManeuverModifier?,
                                    nextSide: ManeuverModifier?) -> Bool {
         let edges = leg.directedEdges
         let at = leg.edgeFirstSegment[k]
@@ -303,7 +303,7 @@ extension StepBuilder {
     }
 
     /// Depart and arrive only, for legs without per-edge segment starts.
-    package func fallbackSteps(_ leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
+    func fallbackSteps(_ leg: RouteLeg, side: DrivingSide) -> [GuidanceStep] {
         let last = max(0, leg.coordinates.count - 1)
         guard !leg.coordinates.isEmpty else { return [] }
         let start = leg.coordinates[0], end = leg.coordinates[last]

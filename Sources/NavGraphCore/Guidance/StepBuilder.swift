@@ -8,35 +8,37 @@ import CMemoryAccess
 /// builder serves one thread (its Router).
 public final class StepBuilder {
     public let graph: RoutingGraph
-    package let reader: JunctionReader
-    package let classifier: TurnClassifier
+    let reader: JunctionReader
+    let classifier: TurnClassifier
     /// The classifier's answers at turns already seen.
-    package let turns: TurnMemo
+    let turns: TurnMemo
     /// The intersections already written where routes passed without a maneuver.
-    package let passed: IntersectionMemo
+    let passed: IntersectionMemo
     /// The arrival and departure bearings of edges announced turns have used.
-    package let edgeBearings: EdgeBearingMemo
+    let edgeBearings: EdgeBearingMemo
+    // The builder's mutable state below belongs to its one thread, so it skips the dynamic exclusivity checks, which
+    // otherwise cost every step-building query measurably (Benchmarks/IMPORT.md, "Checked builds").
     /// Roads of the junction views of the leg being built.
-    package let pool = RoadPool()
+    let pool = RoadPool()
     /// Junction views built for the leg, and per edge change (index k: between edges k-1 and k) the index of its
     /// view among them, -1 while none is built.
-    package var madeViews = ContiguousArray<JunctionView>()
-    package var viewIndex = ContiguousArray<Int32>()
+    @exclusivity(unchecked) var madeViews = ContiguousArray<JunctionView>()
+    @exclusivity(unchecked) var viewIndex = ContiguousArray<Int32>()
     /// Roads at the junction between edges k-1 and k of the leg (index k; 0 at k = 0).
-    package var degrees = ContiguousArray<UInt32>()
+    @exclusivity(unchecked) package var degrees = ContiguousArray<UInt32>()
     /// Whether the road plainly goes on at that junction (`EdgeHeadCache.goesOn`), index k as `degrees`.
-    package var goesOn = ContiguousArray<Bool>()
+    @exclusivity(unchecked) var goesOn = ContiguousArray<Bool>()
     /// Metres from the leg's start to each of its coordinates.
-    package var along = ContiguousArray<Double>()
+    @exclusivity(unchecked) package var along = ContiguousArray<Double>()
     /// The intersections of the leg being assembled.
-    package let table = IntersectionTable.Builder()
+    let table = IntersectionTable.Builder()
 
     /// The profile's travel mode (read once: the profile's rules are a large value).
     package let mode: TravelMode
     /// Strings already decoded, by string id, filled on first use (steps repeat the same few names).
-    package var decoded = ContiguousArray<String?>()
+    @exclusivity(unchecked) package var decoded = ContiguousArray<String?>()
     /// `turn:lanes` tags already split, by string id.
-    package var lanesById: [UInt32: [[String]]] = [:]
+    @exclusivity(unchecked) var lanesById: [UInt32: [[String]]] = [:]
 
     public init(graph: RoutingGraph) {
         self.graph = graph
@@ -55,7 +57,7 @@ public final class StepBuilder {
     }
 
     /// `text` of a string id other than 0 (the empty string).
-    package func decodedText(_ id: UInt32) -> String {
+    func decodedText(_ id: UInt32) -> String {
         if decoded.isEmpty { decoded = ContiguousArray(repeating: nil, count: max(graph.stringOffsets.count - 1, 1)) }
         let index = Int(id)
         guard index < decoded.count else { return graph.string(id) }
@@ -66,7 +68,7 @@ public final class StepBuilder {
     }
 
     /// `turn:lanes` string `id` split into lanes (`LaneGuidance.parse`), once per builder.
-    package func parsedLanes(_ id: UInt32) -> [[String]] {
+    func parsedLanes(_ id: UInt32) -> [[String]] {
         if let known = lanesById[id] { return known }
         let made = text(id).isEmpty ? [] : LaneGuidance.parse(text(id))
         lanesById[id] = made
@@ -75,7 +77,7 @@ public final class StepBuilder {
 
     /// The junction view between edges k-1 and k of the leg being built, made on first use; nil at the leg's ends
     /// and where consecutive edges share their first segment.
-    package func view(_ k: Int, _ leg: RouteLeg) -> JunctionView? {
+    func view(_ k: Int, _ leg: RouteLeg) -> JunctionView? {
         if viewIndex[k] >= 0 { return madeViews[Int(viewIndex[k])] }
         guard hasView(k, leg) else { return nil }
         let edges = leg.directedEdges
@@ -90,7 +92,7 @@ public final class StepBuilder {
 
     /// Whether the junction between edges k-1 and k has a view: not at the leg's ends, nor where the two edges share
     /// their first segment.
-    @inline(__always) package func hasView(_ k: Int, _ leg: RouteLeg) -> Bool {
+    @inline(__always) func hasView(_ k: Int, _ leg: RouteLeg) -> Bool {
         let at = leg.edgeFirstSegment[k]
         return at > 0 && at < leg.coordinates.count - 1 && leg.edgeFirstSegment[k - 1] < at
     }
@@ -99,7 +101,7 @@ public final class StepBuilder {
     /// arrival and departure and the junction; `viewable` false where there is no view (consecutive edges sharing
     /// their first segment, or the leg's ends). Nil when the slots do not hold the arriving road (the caller builds
     /// the view).
-    package func slotBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
+    func slotBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
         guard hasView(k, leg) else { return (false, 0, 0, 0) }
         let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k], reverseIn = incoming ^ 1
         let slots = reader.headSlots(of: incoming)
@@ -122,7 +124,7 @@ public final class StepBuilder {
 
     /// `slotBearings` from the edges' remembered bearings (`EdgeBearingMemo`) where both are known, without reading
     /// the junction's slots; from the slots otherwise.
-    @inline(__always) package func turnBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
+    @inline(__always) func turnBearings(_ k: Int, _ leg: RouteLeg) -> (viewable: Bool, before: Double, after: Double, node: Int)? {
         guard hasView(k, leg) else { return (false, 0, 0, 0) }
         let incoming = leg.directedEdges[k - 1], outgoing = leg.directedEdges[k]
         if let before = edgeBearings.arrival(incoming), let after = edgeBearings.departure(outgoing) {
@@ -133,13 +135,13 @@ public final class StepBuilder {
 
     /// Whether the leg arrives at the junction between edges k-1 and k on the incoming edge's plain routing node
     /// (`JunctionView.plainApproach`, without building the view).
-    @inline(__always) package func approachIsPlain(_ k: Int, _ leg: RouteLeg) -> Bool {
+    @inline(__always) func approachIsPlain(_ k: Int, _ leg: RouteLeg) -> Bool {
         guard leg.routingNodes.count == leg.directedEdges.count else { return true }
         return leg.routingNodes[k - 1] == Int(graph.routingNodeOfEdge[leg.directedEdges[k - 1]])
     }
 
     /// Clears the per-leg buffers for a leg with `edges` directed edges and `coordinates` points.
-    package func prepare(_ leg: RouteLeg) {
+    func prepare(_ leg: RouteLeg) {
         let edges = leg.directedEdges
         var roads = 0
         // Every edge's head word is read below: start loading them all first, so their cache misses overlap.
@@ -193,13 +195,13 @@ public final class StepBuilder {
     }
 
     /// A maneuver found on the leg, before it becomes a step.
-    package struct Mark {
+    struct Mark {
         package var type: ManeuverType
         package var modifier: ManeuverModifier?
         /// Index in the leg's coordinates.
         package var coordinate: Int
         /// Index in the leg's directed edges of the edge taken after the maneuver.
-        package var edgeIndex: Int
+        var edgeIndex: Int
         package var bearingBefore: Double
         package var bearingAfter: Double
         package var exit: Int?
@@ -210,11 +212,11 @@ public final class StepBuilder {
     }
 
     /// Storage of the marks found on a leg and of those kept after collapsing, reused from leg to leg.
-    package var foundMarks: [Mark] = []
-    package var keptMarks: [Mark] = []
+    @exclusivity(unchecked) var foundMarks: [Mark] = []
+    @exclusivity(unchecked) var keptMarks: [Mark] = []
 
     /// A toll road entered within this many metres of the last toll piece is not announced again.
-    package static let tollQuietDistance = 5000.0
+    static let tollQuietDistance = 5000.0
 
     /// The steps of a leg, depart first and arrive last.
     public func steps(for leg: RouteLeg) -> [GuidanceStep] {
@@ -397,7 +399,7 @@ public final class StepBuilder {
     /// Whether the junction between two consecutive directed edges joins just those two roads, with the same name
     /// (as announced), class family and roundabout, ferry and toll state: no maneuver and no intersection there.
     /// The caller has checked that two roads meet there (`degrees`, exact below `EdgeHeadCache.degreeLimit`).
-    package func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
+    func isPlainJoint(_ incoming: Int, _ outgoing: Int, announcedEdge: Int) -> Bool {
         let mask: UInt16 = EdgeFlags.roundabout.rawValue | EdgeFlags.ferry.rawValue | EdgeFlags.toll.rawValue
         guard graph.edgeFlags[incoming >> 1] & mask == graph.edgeFlags[outgoing >> 1] & mask,
               graph.edgeClass[incoming >> 1] == graph.edgeClass[outgoing >> 1],
@@ -408,7 +410,7 @@ public final class StepBuilder {
     /// 1 when this ring junction counts as an exit, as OSRM counts them: a road a car may drive out on leaves the
     /// ring here (turn restrictions aside; oneways pointing into the ring do not count), and it is a real road
     /// (service roads and tracks count only on a ring that is itself a service road).
-    package func exitCount(_ view: JunctionView) -> Int {
+    func exitCount(_ view: JunctionView) -> Int {
         let ringIsMinor = TurnClassifier.isLowPriority(view.roads[view.outIndex].roadClass)
         return view.roads.indices.contains { index in
             let road = view.roads[index]
@@ -420,7 +422,7 @@ public final class StepBuilder {
     /// 1 when a car entering the ring here could also leave at once by another road on the ring's side of the
     /// entry (sharper right than the ring, or sharper left where traffic keeps left): OSRM counts that as the first
     /// exit.
-    package func exitsAtEntry(_ view: JunctionView, leftHand: Bool) -> Int {
+    func exitsAtEntry(_ view: JunctionView, leftHand: Bool) -> Int {
         let ringDeviation = view.deviation
         return view.roads.indices.contains { index in
             let road = view.roads[index]
@@ -431,15 +433,15 @@ public final class StepBuilder {
     }
 
     /// Radius below which a ring that looks like a plain crossing is announced as a turn (OSRM's limit).
-    package static let roundaboutTurnRadius = 15.0
+    static let roundaboutTurnRadius = 15.0
     /// Roads leaving a ring announced as a turn must point apart by more than this (OSRM's narrow turn angle).
-    package static let roundaboutTurnSpread = 40.0
+    static let roundaboutTurnSpread = 40.0
 
     /// Roundabout, rotary (a named circular ring, or a large ring with a name of its own), or a small roundabout announced as a turn. As OSRM: a
     /// ring is a turn when it is joined at a single junction, or when it is small (radius under 15 m), joined at
     /// most at four junctions of one outside road each, and those roads point well apart.
     /// `name` is the ring's own name (string id, 0 when it has none or several).
-    package func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
+    func roundaboutKind(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
         if let known = ringKinds[d] { return known }
         let kind = measureRing(entering: d)
         ringKinds[d] = kind
@@ -447,7 +449,7 @@ public final class StepBuilder {
     }
 
     /// `roundaboutKind` worked out by walking the ring once.
-    package func measureRing(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
+    func measureRing(entering d: Int) -> (type: ManeuverType, radius: Double, name: UInt32) {
         var length = 0.0, junctions = 0
         var current = d
         // The ring's name when its named pieces share one (unnamed pieces aside, as OSRM), and the outside roads' names.
@@ -497,21 +499,21 @@ public final class StepBuilder {
 
     /// A route's way through a ring: the edge it arrives by, the ring edges it drives (counted from the first) and
     /// the edge it leaves by.
-    package struct RingPassageKey {
+    struct RingPassageKey {
         package var incoming: Int
-        package var ringEdges: Int
+        var ringEdges: Int
         package var leaving: Int
     }
 
     /// The roundabout marks of ring passages already worked out (edge indices relative to the entry), kept for the
     /// builder's lifetime: the marks depend on the passage alone where every junction on it is reached on its plain
     /// routing node, so the views of the entry, the ring's junctions and the exit need not be built again.
-    package var ringPassages = RingPassageCache()
+    @exclusivity(unchecked) var ringPassages = RingPassageCache()
 
     /// The key of the ring passage entered between edges k-1 and k, nil where the leg ends on the ring, a junction on
     /// the way is reached on another routing node than its plain one (a turn restriction's), or the entry or exit
     /// has no view.
-    package func ringPassageKey(_ k: Int, _ leg: RouteLeg) -> RingPassageKey? {
+    func ringPassageKey(_ k: Int, _ leg: RouteLeg) -> RingPassageKey? {
         let edges = leg.directedEdges
         guard hasView(k, leg) else { return nil }
         var j = k + 1
@@ -522,19 +524,19 @@ public final class StepBuilder {
     }
 
     /// Keeps the marks made for a ring passage (`ringPassageKey`), their edge indices made relative to the entry k.
-    package func rememberRingPassage(_ key: RingPassageKey?, marks made: [Mark], from k: Int) {
+    func rememberRingPassage(_ key: RingPassageKey?, marks made: [Mark], from k: Int) {
         guard let key else { return }
         ringPassages.remember(key, made.map { var mark = $0; mark.edgeIndex -= k; return mark })
     }
 
     /// `roundaboutKind` per directed edge onto a ring, kept for the builder's lifetime (the graph does not change).
-    package var ringKinds: [Int: (type: ManeuverType, radius: Double, name: UInt32)] = [:]
+    @exclusivity(unchecked) var ringKinds: [Int: (type: ManeuverType, radius: Double, name: UInt32)] = [:]
     /// Bearings and names of the roads leaving a ring, reused by `roundaboutKind`.
-    package var exitBearings = ContiguousArray<Double>()
-    package var outsideNames = ContiguousArray<UInt32>()
+    @exclusivity(unchecked) var exitBearings = ContiguousArray<Double>()
+    @exclusivity(unchecked) var outsideNames = ContiguousArray<UInt32>()
 
     /// Bearing of the leg's segment starting at coordinate `index` (skipping zero-length ones).
-    package func segmentBearing(_ coordinates: [Coordinate], from index: Int) -> Double {
+    func segmentBearing(_ coordinates: [Coordinate], from index: Int) -> Double {
         var j = index + 1
         while j < coordinates.count - 1 && coordinates[j] == coordinates[index] { j += 1 }
         guard index >= 0, j < coordinates.count else { return 0 }
@@ -545,7 +547,7 @@ public final class StepBuilder {
 extension ContiguousArray where Element: BitwiseCopyable {
     /// Makes the array `count` copies of `value`, keeping its storage: what is kept is overwritten in one pass (a
     /// memset), and only the elements beyond the old count are appended.
-    @inline(__always) package mutating func refill(_ value: Element, count: Int) {
+    @inline(__always) mutating func refill(_ value: Element, count: Int) {
         if self.count > count { removeLast(self.count - count) }
         withUnsafeMutableBufferPointer { $0.update(repeating: value) }
         if self.count < count { append(contentsOf: repeatElement(value, count: count - self.count)) }

@@ -1,6 +1,6 @@
 /// Removes or merges maneuvers a driver would not want announced separately: two quick turns through a divided
 /// road's median (one turn, or a U-turn), a name change right before another maneuver, and turns that cancel out.
-package struct StepCollapser {
+struct StepCollapser {
     package let graph: RoutingGraph
     package let leg: RouteLeg
     /// Metres from the leg's start to each coordinate.
@@ -8,7 +8,7 @@ package struct StepCollapser {
     /// Roads at the junction before each edge of the leg (index k as `StepBuilder.degrees`).
     package let degrees: ContiguousArray<UInt32>
     /// Two maneuvers closer than this merge into one (OSRM collapses within a similar distance).
-    package static let collapseDistance = 30.0
+    static let collapseDistance = 30.0
 
     /// `along` holds the metres from the leg's start to each of its coordinates.
     package init(graph: RoutingGraph, leg: RouteLeg, along: ContiguousArray<Double>, degrees: ContiguousArray<UInt32>) {
@@ -19,21 +19,21 @@ package struct StepCollapser {
     }
 
     /// A name change said on its own (OSRM's: `new name`, or a straight turn or continue).
-    package static func isNameChange(_ mark: StepBuilder.Mark) -> Bool {
+    static func isNameChange(_ mark: StepBuilder.Mark) -> Bool {
         mark.type == .newName || ((mark.type == .turn || mark.type == .continue) && mark.modifier == .straight)
     }
 
     /// Whether no junction of three or more roads lies between two maneuvers.
-    package func undisturbed(_ first: StepBuilder.Mark, _ second: StepBuilder.Mark) -> Bool {
+    func undisturbed(_ first: StepBuilder.Mark, _ second: StepBuilder.Mark) -> Bool {
         guard first.edgeIndex + 1 < second.edgeIndex else { return true }
         return !(first.edgeIndex + 1 ..< second.edgeIndex).contains { $0 < degrees.count && degrees[$0] >= 3 }
     }
 
-    package static func isTurnLike(_ type: ManeuverType) -> Bool {
+    static func isTurnLike(_ type: ManeuverType) -> Bool {
         type == .turn || type == .continue || type == .endOfRoad || type == .newName
     }
 
-    package func nameKey(edgeIndex: Int) -> UInt32 {
+    func nameKey(edgeIndex: Int) -> UInt32 {
         let edge = leg.directedEdges[edgeIndex] >> 1
         return graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
     }
@@ -81,7 +81,7 @@ package struct StepCollapser {
         }
     }
 
-    package static func isRight(_ modifier: ManeuverModifier) -> Bool {
+    static func isRight(_ modifier: ManeuverModifier) -> Bool {
         modifier == .right || modifier == .slightRight || modifier == .sharpRight
     }
 }

@@ -1,6 +1,6 @@
 /// Decides what a driver is told at one junction of a route (outside roundabouts), in OSRM's spirit: nothing where
 /// the road obviously goes on, `new name` where only the name changes, ramps, merges, forks, end of road, turns.
-package struct TurnClassifier {
+struct TurnClassifier {
     package let graph: RoutingGraph
     /// OSRM's containment of names and refs, with its table of pairs already compared.
     package let names: NameContainment
@@ -24,7 +24,7 @@ package struct TurnClassifier {
     }
 
     /// Priority of a road class for "is this the obvious way on": lower is more important.
-    package static func priority(_ roadClass: RoadClass) -> Int {
+    static func priority(_ roadClass: RoadClass) -> Int {
         switch roadClass {
         case .motorway, .trunk: 0
         case .primary: 1
@@ -40,18 +40,18 @@ package struct TurnClassifier {
     }
 
     /// Roads OSRM's car profile lets guidance ignore (not a street a driver would count): service roads, tracks, ferries.
-    package static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .ferry }
+    static func isLowPriority(_ c: RoadClass) -> Bool { c == .service || c == .track || c == .ferry }
 
-    package static func isHighway(_ c: RoadClass) -> Bool { c == .motorway || c == .trunk }
-    package static func isLink(_ c: RoadClass) -> Bool {
+    static func isHighway(_ c: RoadClass) -> Bool { c == .motorway || c == .trunk }
+    static func isLink(_ c: RoadClass) -> Bool {
         c == .motorwayLink || c == .trunkLink || c == .primaryLink || c == .secondaryLink || c == .tertiaryLink
     }
 
     /// Name identity of an edge: its name, or its ref where unnamed (string ids).
-    package func nameKey(_ edge: Int) -> UInt32 { graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge] }
+    func nameKey(_ edge: Int) -> UInt32 { graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge] }
 
     /// Whether moving from edge a to edge b is a name change a driver should hear.
-    package func namesDiffer(_ a: Int, _ b: Int) -> Bool {
+    func namesDiffer(_ a: Int, _ b: Int) -> Bool {
         let from = nameKey(a), to = nameKey(b)
         if from == to || to == 0 { return false }
         let nameA = graph.edgeName[a], nameB = graph.edgeName[b], refA = graph.edgeRef[a], refB = graph.edgeRef[b]
@@ -77,7 +77,7 @@ package struct TurnClassifier {
     /// The maneuver at a junction, or nil when nothing needs saying.
     /// `renamed` says whether the road taken changes the name the current step was announced with
     /// (`namesDiffer(announcedEdge, outEdge)`, so that A, a nameless piece, then A again says nothing).
-    package func classify(_ view: JunctionView, incoming: Int, outgoing: Int, renamed: Bool) -> (ManeuverType, ManeuverModifier)? {
+    func classify(_ view: JunctionView, incoming: Int, outgoing: Int, renamed: Bool) -> (ManeuverType, ManeuverModifier)? {
         let inEdge = incoming >> 1, outEdge = outgoing >> 1
         let inClass = graph.roadClass(edge: inEdge), outClass = graph.roadClass(edge: outEdge)
         let deviation = view.deviation
@@ -157,7 +157,7 @@ package struct TurnClassifier {
 
     /// The one other real road at a junction whose remaining roads are all minor (service roads, tracks, ferries),
     /// arriving on a real road: OSRM's driveway junction. Its index in `view.roads`, or nil.
-    package func drivewayWayOn(_ view: JunctionView) -> Int? {
+    func drivewayWayOn(_ view: JunctionView) -> Int? {
         guard view.roads.count > 2, !Self.isLowPriority(view.roads[view.inIndex].roadClass) else { return nil }
         var through: Int?
         for index in view.roads.indices where index != view.inIndex && !Self.isLowPriority(view.roads[index].roadClass) {
@@ -181,7 +181,7 @@ package struct TurnClassifier {
     /// A name change on the obvious way on, as OSRM words it: onto a road that runs on through the junction (the
     /// same name and class continues on the far side) it is a `turn` (straight when nearly so and the road goes on
     /// for more than 60 m), otherwise a `new name` in the road's direction.
-    package func nameChange(_ view: JunctionView, outEdge: Int, modifier: ManeuverModifier) -> (ManeuverType, ManeuverModifier) {
+    func nameChange(_ view: JunctionView, outEdge: Int, modifier: ManeuverModifier) -> (ManeuverType, ManeuverModifier) {
         let name = graph.edgeName[outEdge]
         let out = view.roads[view.outIndex]
         let through = name != 0 && view.roads.indices.contains { index in
@@ -196,13 +196,13 @@ package struct TurnClassifier {
 
     /// Whether two roads may form a fork, as OSRM judges classes: both links or neither, and neither obvious over
     /// the other by class alone.
-    package static func forkCompatible(incoming: RoadClass, _ a: RoadClass, _ b: RoadClass) -> Bool {
+    static func forkCompatible(incoming: RoadClass, _ a: RoadClass, _ b: RoadClass) -> Bool {
         isLink(a) == isLink(b) && !obviousByClass(incoming: incoming, candidate: a, other: b)
             && !obviousByClass(incoming: incoming, candidate: b, other: a)
     }
 
     /// Whether a highway road arrives at this junction too (its reverse cannot be entered): a ramp merging.
-    package func mergesInto(_ view: JunctionView) -> Bool {
+    func mergesInto(_ view: JunctionView) -> Bool {
         view.roads.indices.contains { index in
             index != view.inIndex && index != view.outIndex && !view.roads[index].entry
                 && Self.isHighway(view.roads[index].roadClass)
@@ -210,7 +210,7 @@ package struct TurnClassifier {
     }
 
     /// Merge direction: a ramp arriving from the right merges to the left.
-    package func mergeSide(_ view: JunctionView) -> ManeuverModifier {
+    func mergeSide(_ view: JunctionView) -> ManeuverModifier {
         guard let main = view.roads.indices.first(where: { index in
             index != view.inIndex && index != view.outIndex && Self.isHighway(view.roads[index].roadClass)
         }) else { return view.deviation >= 0 ? .slightRight : .slightLeft }
@@ -220,14 +220,14 @@ package struct TurnClassifier {
     }
 
     /// Slight left or right of an exit relative to the road that continues (the highway road nearest straight on).
-    package func sideModifier(_ view: JunctionView, against road: JunctionRoad) -> ManeuverModifier {
+    func sideModifier(_ view: JunctionView, against road: JunctionRoad) -> ManeuverModifier {
         let mine = view.deviation, theirs = view.deviation(of: road)
         if abs(mine) > 60 { return Self.modifier(deviation: mine) }
         return mine >= theirs ? .slightRight : .slightLeft
     }
 
     /// Whether a link leads onto a motorway or trunk within a few edges (an on ramp rather than any link road).
-    package func isHighwayBound(_ directedEdge: Int) -> Bool {
+    func isHighwayBound(_ directedEdge: Int) -> Bool {
         let c = graph.roadClass(edge: directedEdge >> 1)
         return c == .motorwayLink || c == .trunkLink
     }

@@ -7,7 +7,7 @@ import Foundation
 /// it two ways. Only turns made from the arriving edge's plain routing node are kept (a turn restriction's copy of
 /// the node sees other entries). The words are the first two of the edge's `MemoLines` line, next to the
 /// intersection memo's. One memo serves one step builder (one thread).
-package final class TurnMemo {
+final class TurnMemo {
     private let storage: MemoLines
     private let count: Int
     /// Every (type, modifier) a classifier answer can hold, by index.
@@ -47,13 +47,13 @@ package final class TurnMemo {
     }
 
     /// Starts loading the line of `incoming` (its intersection memo entries too).
-    @inline(__always) package func prefetch(_ incoming: Int) {
+    @inline(__always) func prefetch(_ incoming: Int) {
         if incoming >= 0 && incoming < count { navgraph_prefetch(storage.line(incoming)) }
     }
 
     /// The classifier's answer for the turn from `incoming` onto `outgoing` when the memo holds it (`known` false
     /// when it does not: then `answer` is nil too).
-    @inline(__always) package func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
+    @inline(__always) func lookUp(incoming: Int, outgoing: Int, renamed: Bool) -> (known: Bool, answer: (ManeuverType, ManeuverModifier)?) {
         guard fits(incoming, outgoing) else { return (false, nil) }
         let pair = storage.line(incoming), key = UInt64(outgoing + 1)
         let word = pair[0] & 0xffff_ffff == key ? pair[0] : pair[1]

@@ -43,7 +43,7 @@ public enum CoordinateCSV {
     }
 
     /// Whether a header field names a longitude or latitude column.
-    package static func coordinateName(_ name: String) -> (isLatitude: Bool, known: Bool) {
+    static func coordinateName(_ name: String) -> (isLatitude: Bool, known: Bool) {
         let lower = name.lowercased()
         if lower.contains("lat") || lower == "y" { return (true, true) }
         if lower.contains("lon") || lower.contains("lng") || lower == "x" { return (false, true) }

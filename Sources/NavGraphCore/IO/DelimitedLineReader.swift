@@ -130,7 +130,7 @@ public enum DelimitedLineReader {
 
     /// `"2"` as `2` (spreadsheet exports quote fields); quotes inside a field are left alone.
     @inline(__always)
-    package static func unquoted(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+    static func unquoted(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
         guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""), bytes[range.upperBound - 1] == UInt8(ascii: "\"") else { return range }
         return trimmed(bytes, (range.lowerBound + 1)..<(range.upperBound - 1))
     }

@@ -45,7 +45,7 @@ public final class MapMatcher {
     private func sigma(_ point: TracePoint) -> Double { max(0.5, point.sigma ?? MatchModel.defaultSigma) }
 
     /// The input points that take part: all, or with `tidy` those not bunched within `tidyMetres` of the last kept one.
-    package func keptPoints(_ trace: [TracePoint]) -> [Int] {
+    func keptPoints(_ trace: [TracePoint]) -> [Int] {
         guard options.tidy else { return Array(trace.indices) }
         var kept: [Int] = []
         for index in trace.indices {

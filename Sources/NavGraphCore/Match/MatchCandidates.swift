@@ -2,7 +2,7 @@ import Foundation
 
 /// Finds a trace point's candidates: the nearest road edges within a radius, one directed snap per direction the
 /// metric may drive (a candidate is a routing node, which is a directed edge).
-package struct MatchCandidateFinder {
+struct MatchCandidateFinder {
     package let graph: RoutingGraph
     package let snapper: Snapper
 

@@ -43,7 +43,7 @@ public struct MatchModel: Sendable {
     }
 
     /// β for a trace of noise σ.
-    package func beta(sigma: Double) -> Double { sigma <= 10 ? beta : beta * pow(2, (sigma - 10) / 10) }
+    func beta(sigma: Double) -> Double { sigma <= 10 ? beta : beta * pow(2, (sigma - 10) / 10) }
 }
 
 /// One GPS fix of a trace: where, optionally when (Unix seconds), and its accuracy (σ in metres), if known.

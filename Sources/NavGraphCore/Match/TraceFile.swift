@@ -37,7 +37,7 @@ public enum TraceFile {
     }
 
     /// The value of `name="..."` (or single quotes) in a tag's text.
-    package static func attribute(_ name: String, in tag: Substring) -> Double? {
+    static func attribute(_ name: String, in tag: Substring) -> Double? {
         for quote in ["\"", "'"] {
             guard let start = tag.range(of: " \(name)=\(quote)") else { continue }
             let rest = tag[start.upperBound...]

@@ -15,8 +15,8 @@ public struct GridParameters: Codable, Sendable {
 
 /// Builds the snapping grid: for every cell, the shape segments (by index of their first shape point) crossing it.
 package enum SpatialGridBuilder {
-    package static let targetCellMetres = 250.0
-    package static let maximumCells = 8_000_000
+    static let targetCellMetres = 250.0
+    static let maximumCells = 8_000_000
 
     package static func build(network: RoadNetwork, isRoutable: (Int) -> Bool, bbox: BoundingBox)
         -> (GridParameters, ContiguousArray<UInt32>, ContiguousArray<UInt32>) {

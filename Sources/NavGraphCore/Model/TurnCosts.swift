@@ -174,7 +174,7 @@ public enum TurnCosts {
     }
 
     /// Seconds of the controls on directed edge d's inner shape points (not its end junctions), in driving order.
-    package static func innerControlDelay(_ network: RoadNetwork, directedEdge d: Int) -> Double {
+    static func innerControlDelay(_ network: RoadNetwork, directedEdge d: Int) -> Double {
         let first = Int(network.edgeShapeFirst[d >> 1]), last = Int(network.edgeShapeFirst[(d >> 1) + 1]) - 1
         guard last - first >= 2, network.shapeControl.count > last else { return 0 }
         let forward = d & 1 == 0

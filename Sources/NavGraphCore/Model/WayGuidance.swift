@@ -42,7 +42,7 @@ public struct WayGuidance: Sendable, Equatable {
     }
 
     /// The destination keys of one direction ("", ":forward" or ":backward").
-    package struct DestinationKeys {
+    struct DestinationKeys {
         package let ref: String, names: String, street: String
         package init(_ suffix: String) { ref = "destination:ref" + suffix; names = "destination" + suffix; street = "destination:street" + suffix }
         package static let plain = DestinationKeys(""), forward = DestinationKeys(":forward"), backward = DestinationKeys(":backward")

@@ -1,5 +1,5 @@
 /// A stretch of one leg between two points, with its share of the segment's annotation.
-package struct CongestionPiece {
+struct CongestionPiece {
     package var from: Coordinate
     package var to: Coordinate
     package var annotation: SegmentAnnotation?
@@ -26,7 +26,7 @@ package struct CongestionPiece {
 }
 
 /// Consecutive pieces of a leg with the same congestion level, toll, ferry and traversed state.
-package struct CongestionRun {
+struct CongestionRun {
     package var coordinates: [Coordinate]
     package var congestion: CongestionLevel
     /// Distance-weighted mean of the pieces' numeric congestion; nil when unknown.
@@ -37,7 +37,7 @@ package struct CongestionRun {
     package var distance: Double
     package var duration: Double
 
-    package static func group(_ pieces: [CongestionPiece]) -> [CongestionRun] {
+    static func group(_ pieces: [CongestionPiece]) -> [CongestionRun] {
         var runs: [CongestionRun] = []
         var weighted = 0.0, weight = 0.0, sum = 0.0, count = 0
         func finish() {

@@ -2,7 +2,7 @@
 /// cells. Each call returns the bytes written; callers reserve `maxFixedBytes` (or `maxIntegerBytes`) per number.
 package enum DecimalWriter {
     /// The most bytes `integer` writes.
-    package static let maxIntegerBytes = 20
+    static let maxIntegerBytes = 20
     /// The most bytes `fixed` writes (sign, 19 digits, point, decimals up to 3; or "null").
     package static let maxFixedBytes = 24
 

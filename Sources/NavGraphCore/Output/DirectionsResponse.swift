@@ -36,7 +36,7 @@ public enum DirectionsResponse {
     }
 
     /// The document, as `shape` chooses its parts, into any sink.
-    package static func write<S: JSONSink & ~Copyable>(_ response: RouteResponse, _ options: OutputOptions, _ shape: DirectionsShape,
+    static func write<S: JSONSink & ~Copyable>(_ response: RouteResponse, _ options: OutputOptions, _ shape: DirectionsShape,
                                                        to sink: inout S) {
         sink.beginObject()
         sink.member("code", "Ok")
@@ -204,7 +204,7 @@ public enum DirectionsResponse {
     }
 
     /// A waypoint of the response: the road's name, the snapped location and the snapping distance.
-    package static func waypoint<S: JSONSink & ~Copyable>(_ w: RouteWaypoint, to sink: inout S) {
+    static func waypoint<S: JSONSink & ~Copyable>(_ w: RouteWaypoint, to sink: inout S) {
         sink.beginObject()
         sink.member("name", w.roadName)
         sink.key("location")

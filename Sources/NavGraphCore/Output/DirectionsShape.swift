@@ -40,7 +40,7 @@ package struct DirectionsShape: Sendable {
     package var overview: Overview = .full
     package var annotations: Annotations = .all
     /// Whether the document has `waypoints` (`skip_waypoints=true` leaves them out).
-    package var writesWaypoints = true
+    var writesWaypoints = true
     /// Written in place of the response's waypoints (Mapbox lists silent via points too, and names them).
     package var waypoints: [RouteWaypoint]?
     /// Mapbox's leg additions: `closures` (always empty: the traffic feed has no closures) and

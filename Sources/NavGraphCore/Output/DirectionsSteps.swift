@@ -1,7 +1,7 @@
 /// The `steps` of a Directions leg (Mapbox Directions v5 / OSRM shape), and the `maxspeed` annotation.
 extension DirectionsResponse {
     /// `{"speed": 50, "unit": "km/h"}`, `{"none": true}` or `{"unknown": true}` from a stored limit.
-    package static func maxspeed<S: JSONSink & ~Copyable>(_ stored: UInt8, to sink: inout S) {
+    static func maxspeed<S: JSONSink & ~Copyable>(_ stored: UInt8, to sink: inout S) {
         sink.beginObject()
         switch stored {
         case 0: sink.member("unknown", bool: true)
@@ -13,7 +13,7 @@ extension DirectionsResponse {
         sink.endObject()
     }
 
-    package static func step<S: JSONSink & ~Copyable>(_ steps: [GuidanceStep], _ index: Int, leg: RouteLeg, _ options: OutputOptions,
+    static func step<S: JSONSink & ~Copyable>(_ steps: [GuidanceStep], _ index: Int, leg: RouteLeg, _ options: OutputOptions,
                                                       to sink: inout S) {
         let step = steps[index]
         sink.beginObject()

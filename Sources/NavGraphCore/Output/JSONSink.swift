@@ -25,11 +25,11 @@ package protocol JSONSink: ~Copyable {
 extension JSONSink where Self: ~Copyable {
     /// Metres or seconds with one decimal (`JSON.measure`).
     @inline(__always)
-    package mutating func measure(_ value: Double) { number(value, decimals: 1) }
+    mutating func measure(_ value: Double) { number(value, decimals: 1) }
 
     /// `[lon, lat]` with 6 decimals (`JSON.position`).
     @inline(__always)
-    package mutating func position(_ c: Coordinate) {
+    mutating func position(_ c: Coordinate) {
         beginArray()
         number(c.lon, decimals: 6)
         number(c.lat, decimals: 6)

@@ -25,7 +25,7 @@ package enum JSON: Sendable {
     package static func measure(_ value: Double) -> JSON { .number(value, decimals: 1) }
 
     /// An optional integer, null when absent.
-    package static func int(_ value: Int?) -> JSON { value.map { .number(Double($0)) } ?? .null }
+    static func int(_ value: Int?) -> JSON { value.map { .number(Double($0)) } ?? .null }
 
     /// Serializes the value; `pretty` indents by two spaces and keeps scalar-only arrays on one line. Written by
     /// `JSONStream`, the one serializer of JSON documents.

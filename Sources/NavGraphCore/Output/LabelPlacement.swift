@@ -1,5 +1,5 @@
 /// Picks one label point per route on a stretch no other route shares, so duration labels don't pile up.
-package enum LabelPlacement {
+enum LabelPlacement {
     /// One point per route (nil for an empty route): the middle of its longest unshared stretch,
     /// or, when it shares everything, a point spread by route index along its geometry.
     package static func points(for routes: [[Coordinate]]) -> [Coordinate?] {

@@ -1,6 +1,6 @@
 /// Maneuver points of the primary route for the styled GeoJSON: `featureType: "maneuver"`, type, modifier, an
 /// icon name (`turn_left`, `roundabout_right`, `depart`...) and, with a narrator, the instruction.
-package enum ManeuverFeatures {
+enum ManeuverFeatures {
     /// Icon name of a maneuver: type and modifier joined with underscores ("off_ramp_slight_right").
     package static func icon(_ maneuver: Maneuver) -> String {
         let type = maneuver.type.rawValue.replacingOccurrences(of: " ", with: "_")

@@ -1,7 +1,7 @@
 /// Voice and banner instructions written into a `JSONSink`, member for member as their `json` trees
 /// (Guidance/Text/NarrationJSON.swift) hold them; `NarrationWriterTests` compares the two.
 extension VoiceInstruction {
-    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+    func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
         sink.member("announcement", announcement)
@@ -12,7 +12,7 @@ extension VoiceInstruction {
 
 extension BannerInstruction {
     /// `secondary` is written as null when absent (as the Directions API does); `sub` is left out.
-    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+    func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
         sink.key("primary")
@@ -28,7 +28,7 @@ extension BannerInstruction {
 }
 
 extension BannerContent {
-    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+    func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("text", text)
         if let type { sink.member("type", type) }
@@ -47,7 +47,7 @@ extension BannerContent {
 }
 
 extension BannerComponent {
-    package func write<S: JSONSink & ~Copyable>(to sink: inout S) {
+    func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("type", type)
         sink.member("text", text)

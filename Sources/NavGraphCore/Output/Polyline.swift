@@ -19,7 +19,7 @@ public enum Polyline {
 
     /// The most bytes one coordinate takes: two values of at most 2^41 in magnitude (`fixed`), zigzagged into 43 bits,
     /// 5 bits per byte.
-    package static let maxBytesPerCoordinate = 18
+    static let maxBytesPerCoordinate = 18
 
     /// Writes the encoding to `out`, which has room for `maxBytesPerCoordinate` per coordinate; returns the bytes written.
     @inline(__always)

@@ -12,7 +12,7 @@ public enum RouteGeoJSON {
     }
 
     /// With `pointsOnly`, just the waypoint and label points (the text source of the MapLibre style).
-    package static func featureCollection(_ response: RouteResponse, _ options: OutputOptions, pointsOnly: Bool = false) -> JSON {
+    static func featureCollection(_ response: RouteResponse, _ options: OutputOptions, pointsOnly: Bool = false) -> JSON {
         let progress = RouteProgress.make(response, options)
         let currentLeg = progress?.legIndex ?? 0
         var features: [JSON] = []
@@ -49,13 +49,13 @@ public enum RouteGeoJSON {
     }
 
     /// The name shown on a waypoint marker: the caller's name, else the waypoint's label, else its 1-based number.
-    package static func waypointName(_ waypoint: RouteWaypoint, index: Int, _ options: OutputOptions) -> String {
+    static func waypointName(_ waypoint: RouteWaypoint, index: Int, _ options: OutputOptions) -> String {
         if index < options.waypointNames.count, !options.waypointNames[index].isEmpty { return options.waypointNames[index] }
         if let label = waypoint.label, !label.isEmpty { return label }
         return String(index + 1)
     }
 
-    package static func lineString(_ coords: [Coordinate]) -> JSON {
+    static func lineString(_ coords: [Coordinate]) -> JSON {
         .object([("type", .string("LineString")), ("coordinates", .array(coords.map(JSON.position)))])
     }
 

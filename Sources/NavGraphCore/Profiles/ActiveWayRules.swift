@@ -1,9 +1,9 @@
 /// Way rules the cycling and walking profiles share (after OSRM's way_handlers.lua and maxspeed.lua): ways closed
 /// whatever the access, the posted limits a bicycle or scooter keeps to, and the structure flags of a way.
-package enum ActiveWayRules {
+enum ActiveWayRules {
     /// Whether the way is closed for every active profile: impassable, under construction, only proposed, or a
     /// motorroad.
-    package static func isBlocked(_ tags: OSMTags, highway: String?, railway: String?, construction harmless: Set<String>) -> Bool {
+    static func isBlocked(_ tags: OSMTags, highway: String?, railway: String?, construction harmless: Set<String>) -> Bool {
         if tags["impassable"] == "yes" || tags["status"] == "impassable" || tags["motorroad"] == "yes" { return true }
         if highway == "construction" || railway == "construction" { return true }
         if let construction = tags["construction"], !harmless.contains(construction) { return true }
@@ -13,7 +13,7 @@ package enum ActiveWayRules {
 
     /// Posted limits in km/h per direction (`maxspeed:forward|backward` before `maxspeed`), read as OSRM's
     /// Measure.get_max_speed reads them: the leading number, in mph when the value says so; nil where none is given.
-    package static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
+    static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
         let common = limit(tags["maxspeed"])
         return (limit(tags["maxspeed:forward"]) ?? common, limit(tags["maxspeed:backward"]) ?? common)
     }
@@ -25,7 +25,7 @@ package enum ActiveWayRules {
     }
 
     /// Roundabout, circular, bridge and tunnel flags of the way.
-    package static func structureFlags(_ tags: OSMTags) -> EdgeFlags {
+    static func structureFlags(_ tags: OSMTags) -> EdgeFlags {
         var flags: EdgeFlags = []
         if let junction = tags["junction"], junction == "roundabout" || junction == "circular" { flags.insert(.roundabout) }
         if tags["junction"] == "circular" { flags.insert(.circular) }

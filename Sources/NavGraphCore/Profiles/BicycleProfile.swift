@@ -42,19 +42,19 @@ public struct BicycleProfile: VehicleProfile {
     public var rules: ProfileRules { Self.rules }
 
     /// Pushing speeds in km/h by `highway=*` value, taken wherever the bicycle may not ride.
-    package static let pushingHighways: [String: Double] = ["footway": pushingSpeedKmh, "pedestrian": pushingSpeedKmh, "steps": 2]
+    static let pushingHighways: [String: Double] = ["footway": pushingSpeedKmh, "pedestrian": pushingSpeedKmh, "steps": 2]
     /// Speeds in km/h of ways without a cycling `highway` class: platforms, piers, parkings, movable bridges.
-    package static let platformSpeedKmh = pushingSpeedKmh, parkingSpeedKmh = 10.0, movableBridgeSpeedKmh = 5.0
+    static let platformSpeedKmh = pushingSpeedKmh, parkingSpeedKmh = 10.0, movableBridgeSpeedKmh = 5.0
     /// `railway=*` values a bicycle may ride along as a train where access allows it, and that train's speed.
-    package static let trainRailways: Set<String> = ["train", "railway", "subway", "light_rail", "monorail", "tram"]
-    package static let trainSpeedKmh = 10.0
+    static let trainRailways: Set<String> = ["train", "railway", "subway", "light_rail", "monorail", "tram"]
+    static let trainSpeedKmh = 10.0
     /// Cycle lane values that give their direction a cycling lane, and those that open the opposite direction.
-    package static let laneValues: Set<String> = ["track", "lane", "share_busway", "sharrow", "shared", "shared_lane"]
-    package static let oppositeValues: Set<String> = ["opposite", "opposite_lane", "opposite_track"]
+    static let laneValues: Set<String> = ["track", "lane", "share_busway", "sharrow", "shared", "shared_lane"]
+    static let oppositeValues: Set<String> = ["opposite", "opposite_lane", "opposite_track"]
     /// `construction=*` values that leave the way in use.
-    package static let harmlessConstruction: Set<String> = ["no", "widening", "minor"]
+    static let harmlessConstruction: Set<String> = ["no", "widening", "minor"]
     /// Explicit `bicycle=*` values that keep a carriageway open although its cycleway is mapped separately.
-    package static let separateOverride: Set<String> = ["yes", "permissive", "designated", "destination"]
+    static let separateOverride: Set<String> = ["yes", "permissive", "designated", "destination"]
 
     public func attributes(tags: OSMTags) -> WayAttributes? {
         let rules = Self.rules
@@ -164,7 +164,7 @@ public struct BicycleProfile: VehicleProfile {
 
 /// The cycle lanes and tracks a road's tags describe (`cycleway`, `cycleway:both`, `cycleway:left`, `cycleway:right`),
 /// as bicycle.lua reads them to open the directions of a oneway.
-package struct CycleLanes {
+struct CycleLanes {
     package var both: String?, left: String?, right: String?
 
     package init(tags: OSMTags) {

@@ -27,29 +27,29 @@ public enum CarProfile {
     /// Narrowest `maxwidth:physical|maxwidth|width|est_width` in metres a car passes (OSRM `vehicle_width`).
     public static let vehicleWidth = 1.9
     /// Tags whose value gives a way's width, first found first.
-    package static let widthKeys = ["maxwidth:physical", "maxwidth", "width", "est_width"]
+    static let widthKeys = ["maxwidth:physical", "maxwidth", "width", "est_width"]
     /// Tags whose value (or its `:forward` / `:backward` form, looked up first) gives the speed limit, in OSRM's order.
-    package static let maxspeedKeys = ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"]
+    static let maxspeedKeys = ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"]
     /// Each of `maxspeedKeys` with its `:forward` and `:backward` forms, written out: literal strings are never
     /// reference counted, while built ones would be retained and released from both profiling threads for every way.
-    package static let maxspeedKeyForms = [
+    static let maxspeedKeyForms = [
         ("maxspeed:advisory", "maxspeed:advisory:forward", "maxspeed:advisory:backward"),
         ("maxspeed", "maxspeed:forward", "maxspeed:backward"),
         ("source:maxspeed", "source:maxspeed:forward", "source:maxspeed:backward"),
         ("maxspeed:type", "maxspeed:type:forward", "maxspeed:type:backward"),
     ]
     /// Highest speed in km/h on a surface, track grade or smoothness (OSRM car.lua); unlisted values do not limit.
-    package static let surfaceSpeeds: [String: Double] = [
+    static let surfaceSpeeds: [String: Double] = [
         "cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60, "bricks": 60,
         "grass": 40, "wood": 40, "sett": 40, "grass_paver": 40, "gravel": 40, "unpaved": 40, "ground": 40, "dirt": 40,
         "pebblestone": 40, "tartan": 40, "cobblestone": 30, "clay": 30, "earth": 20, "stone": 20, "rocky": 20, "sand": 20,
         "laterite": 15, "mud": 10, "ice": 20, "snow": 30,
     ]
-    package static let tracktypeSpeeds: [String: Double] = ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]
-    package static let smoothnessSpeeds: [String: Double] = ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5]
+    static let tracktypeSpeeds: [String: Double] = ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]
+    static let smoothnessSpeeds: [String: Double] = ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5]
 
     /// Access values that close a way to cars (OSRM car.lua's `access_tag_blacklist` less its restricted values).
-    package static let blockedAccess: Set<String> = [
+    static let blockedAccess: Set<String> = [
         "no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus", "bus", "foot",
         "emergency_vehicle", "restricted", "military", "official",
     ]
@@ -57,9 +57,9 @@ public enum CarProfile {
     /// `private` is one of them, as in car.lua: the way is routable, entering it costs `restrictedEntryMilliseconds`
     /// of search cost (no time), a private service road is no preferred start or end, and a private track stays closed.
     package static let privateAccess: Set<String> = ["private"]
-    package static let destinationAccess: Set<String> = ["destination", "customers", "delivery", "permit", "residents", "unknown"]
+    static let destinationAccess: Set<String> = ["destination", "customers", "delivery", "permit", "residents", "unknown"]
     /// Access values OSRM reads as an explicit permission (`access_tag_whitelist`).
-    package static let allowedAccess: Set<String> = ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"]
+    static let allowedAccess: Set<String> = ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"]
 
     /// Returns nil when a car may not use the way at all.
     public static func attributes(tags: OSMTags) -> WayAttributes? {
@@ -147,10 +147,10 @@ public enum NodeBarrier: UInt8, Sendable {
 
 extension CarProfile {
     /// Barriers a car passes freely (OSRM `barrier_whitelist`).
-    package static let passableBarriers: Set<String> = ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
+    static let passableBarriers: Set<String> = ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
                                                 "height_restrictor", "arch"]
     /// Barriers a car passes after a wait (OSRM `barrier_penalties`).
-    package static let delayingBarriers: Set<String> = ["gate", "lift_gate"]
+    static let delayingBarriers: Set<String> = ["gate", "lift_gate"]
     /// Lowest `maxheight` in metres a car passes under (OSRM `vehicle_height`).
     public static let vehicleHeight = 2.0
 
@@ -172,17 +172,17 @@ extension CarProfile {
     }
 
     /// Highways car.lua never routes on, whatever their access tags (its `avoid` list).
-    package static let avoidedHighways: Set<String> = ["steps", "construction", "proposed"]
+    static let avoidedHighways: Set<String> = ["steps", "construction", "proposed"]
 
     /// Access tags in the order they are read: the most specific first; ferries only read motor vehicle ones.
-    package static func accessKeys(for roadClass: RoadClass) -> [String] {
+    static func accessKeys(for roadClass: RoadClass) -> [String] {
         roadClass == .ferry ? ferryAccessKeys : roadAccessKeys
     }
     private static let ferryAccessKeys = ["motorcar", "motor_vehicle"]
     private static let roadAccessKeys = ["motorcar", "motor_vehicle", "vehicle", "access"]
 
     /// One access value from a `;` list, as OSRM picks it: allowed before restricted before blocked before others.
-    package static func resolvedAccess(_ raw: String) -> String {
+    static func resolvedAccess(_ raw: String) -> String {
         guard raw.contains(";") else { return raw }
         func rank(_ value: String) -> Int {
             allowedAccess.contains(value) ? 3 : privateAccess.contains(value) || destinationAccess.contains(value) ? 2 : blockedAccess.contains(value) ? 1 : 0
@@ -193,7 +193,7 @@ extension CarProfile {
 
     /// Speed limits (km/h, before `maxspeedFactor`) per direction from `maxspeedKeys`, as OSRM reads them: for each key
     /// in turn, its `:forward` / `:backward` form, then the plain key, until both directions have a value.
-    package static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
+    static func speedLimits(_ tags: OSMTags) -> (forward: Double?, backward: Double?) {
         let (forward, backward) = tags.perDirection(maxspeedKeyForms)
         return (Maxspeed.parse(forward), Maxspeed.parse(backward))
     }
@@ -205,12 +205,12 @@ public enum Maxspeed {
     public static let unlimited = 255.0
     /// Implicit limits for country-style values such as `DE:urban`; the zone suffix decides when the country is not
     /// listed (OSRM's defaults: urban 50, rural 90, trunk 110, motorway 130).
-    package static let zoneDefaults: [String: Double] = [
+    static let zoneDefaults: [String: Double] = [
         "urban": 50, "rural": 90, "motorway": 130, "trunk": 110, "living_street": 10,
         "walk": 7, "zone30": 30, "zone:30": 30, "zone20": 20, "bicycle_road": 30, "school": 30,
     ]
     /// Country values that differ from the zone defaults (OSRM car.lua's table, a few more); keys upper-case.
-    package static let countryOverrides: [String: Double] = [
+    static let countryOverrides: [String: Double] = [
         "DE:rural": 100, "DE:motorway": CarProfile.unlimitedSpeedKmh, "DE:living_street": 7, "AT:rural": 100, "AT:trunk": 100,
         "AT:motorway": 130, "AR:urban": 40, "AR:rural": 110, "BE:motorway": 120, "BE-BRU:rural": 70, "BE-BRU:urban": 30,
         "BE-VLG:rural": 70, "BG:motorway": 140, "BY:urban": 60, "BY:motorway": 110, "CA-ON:rural": 80,

@@ -11,7 +11,7 @@ public struct EScooterProfile: VehicleProfile {
     /// Riding speed relative to the bicycle's (15 km/h on a road becomes 20).
     public static let speedFactor = 4.0 / 3.0
     /// Highway classes closed to e-scooters.
-    package static let closedHighways: Set<String> = ["motorway", "motorway_link", "trunk", "trunk_link"]
+    static let closedHighways: Set<String> = ["motorway", "motorway_link", "trunk", "trunk_link"]
 
     public static let rules: ProfileRules = {
         var rules = BicycleProfile.rules

@@ -42,7 +42,7 @@ extension CarDerivedProfile {
         attributes(tags: tags, strippedCar: strippedCarAttributes(tags: tags, hasCarAccessKey: CarDerivedKeys.anyPresent(in: tags)))
     }
 
-    package func carDerivedAttributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
+    func carDerivedAttributes(tags: OSMTags, strippedCar: WayAttributes?) -> WayAttributes? {
         guard var attributes = strippedCar else { return nil }
         let keys = attributes.roadClass == .ferry ? rules.accessKeys.filter { $0 != "vehicle" && $0 != "access" } : rules.accessKeys
         if let access = keys.lazy.compactMap({ tags[$0] }).first {
@@ -61,7 +61,7 @@ extension CarDerivedProfile {
 
 /// Key lists the car-derived profiles read, made once.
 package enum CarDerivedKeys {
-    package static let carAccess = ["motorcar", "motor_vehicle", "vehicle", "access"]
+    static let carAccess = ["motorcar", "motor_vehicle", "vehicle", "access"]
 
     /// Whether the way has any of the car's access keys.
     package static func anyPresent(in tags: OSMTags) -> Bool { carAccess.contains(where: tags.contains) }

@@ -8,10 +8,10 @@ public struct OSMTags: Sequence, ExpressibleByDictionaryLiteral {
     /// One tag: the hash of its key, where the key starts (from `base`), and the two lengths; the value starts
     /// one byte (the key's NUL) after the key.
     private struct Entry {
-        package var hash: UInt32
-        package var keyStart: UInt32
-        package var keyLength: UInt32
-        package var valueLength: UInt32
+        var hash: UInt32
+        var keyStart: UInt32
+        var keyLength: UInt32
+        var valueLength: UInt32
     }
 
     private let base: UnsafePointer<UInt8>
@@ -197,7 +197,7 @@ private final class OwnedBytes {
 extension String {
     /// The value without leading and trailing whitespace (Foundation's `.whitespaces`); the string itself, not a
     /// copy, when its ends are not whitespace, as with most tag values.
-    package var trimmingTagSpaces: String {
+    var trimmingTagSpaces: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last else { return self }
         if !CharacterSet.whitespaces.contains(first) && !CharacterSet.whitespaces.contains(last) { return self }
         return trimmingCharacters(in: .whitespaces)

@@ -13,7 +13,7 @@ public struct VehicleLimits: Sendable, Equatable {
         /// Stored value = physical value * scale (cm for metres, 10 kg for tonnes).
         public let scale: Double
         /// `key:physical`, read first.
-        package let physicalKey: String
+        let physicalKey: String
 
         /// `physicalKey` is written out (a literal is never reference counted; a built string would be retained for
         /// every way the truck profile reads).
@@ -104,7 +104,7 @@ public struct VehicleDimensions: Sendable, Hashable {
     public var isEmpty: Bool { self == VehicleDimensions() }
 
     /// The vehicle's values in `VehicleLimits.kinds` order, in storage units (0 = not given).
-    package var storedValues: [UInt32] {
+    var storedValues: [UInt32] {
         [height, width, length, weight, axleLoad].enumerated().map { index, value in
             // Clamped so that any finite or infinite value converts (limits are 16-bit anyway).
             value.map { UInt32(min(Double(UInt32.max), max(1, ($0 * VehicleLimits.kinds[index].scale).rounded()))) } ?? 0
@@ -112,7 +112,7 @@ public struct VehicleDimensions: Sendable, Hashable {
     }
 
     /// The first limit of `limits` (stored values) this vehicle exceeds, as its kind index; nil when none.
-    package func violation(_ limits: UnsafeBufferPointer<UInt16>, at offset: Int, vehicle: [UInt32]) -> Int? {
+    func violation(_ limits: UnsafeBufferPointer<UInt16>, at offset: Int, vehicle: [UInt32]) -> Int? {
         for kind in 0..<VehicleLimits.count {
             let limit = UInt32(limits[offset + kind])
             guard limit != 0, vehicle[kind] != 0 else { continue }
@@ -122,7 +122,7 @@ public struct VehicleDimensions: Sendable, Hashable {
     }
 
     /// "maxheight 3.5 m < vehicle 4.0 m" for a violated kind.
-    package func describe(kind: Int, limit: UInt16) -> String {
+    func describe(kind: Int, limit: UInt16) -> String {
         let spec = VehicleLimits.kinds[kind]
         if kind == VehicleLimits.hazmat { return "hazmat=no (vehicle carries hazardous goods)" }
         let vehicle = Double(storedValues[kind]) / spec.scale

@@ -79,7 +79,7 @@ package enum ProfileField: String, CaseIterable {
     case metricForward = "mf", metricBackward = "mb", metricHint = "mh"
 
     /// The section the road set's first profile uses.
-    package var baseSection: String {
+    var baseSection: String {
         switch self {
         case .timeForward: Section.edgeTimeForward
         case .timeBackward: Section.edgeTimeBackward

@@ -7,7 +7,7 @@ package struct AdmissibilityCheck {
     package let search: CCHSearch
 
     /// Whether the path drives some road twice, in either direction (a loop, or out and back along a dead end).
-    package func repeatsRoad(_ nodes: [Int], stamps: inout ContiguousArray<UInt32>, stamp: UInt32) -> Bool {
+    func repeatsRoad(_ nodes: [Int], stamps: inout ContiguousArray<UInt32>, stamp: UInt32) -> Bool {
         for node in nodes {
             let twin = Int(graph.routingNodeOfEdge[Int(graph.routingEdge[node] ^ 1)])
             if stamps[node] == stamp || (twin >= 0 && stamps[twin] == stamp) { return true }
@@ -18,7 +18,7 @@ package struct AdmissibilityCheck {
 
     /// Adds the weight of every path node to `shared[k]` for each route bit k the node carries
     /// (bit 0: the primary leg; bit k: the k-th accepted alternative).
-    package func addSharedWeights(_ nodes: [Int], bits: ContiguousArray<UInt16>, into shared: inout [Int]) {
+    func addSharedWeights(_ nodes: [Int], bits: ContiguousArray<UInt16>, into shared: inout [Int]) {
         for node in nodes {
             var mask = bits[node]
             let weight = Int(metric.nodeWeight[node])

@@ -1,18 +1,18 @@
 /// Per-router scratch state of alternative-route queries, reused between requests.
-package final class AlternativeSearchState {
+final class AlternativeSearchState {
     /// Via-node search, kept apart from the router's leg search so that local-optimality queries do not clobber it.
     package let via: CCHSearch
     package var candidates = ContiguousArray<CCHSearch.ViaCandidate>()
     /// Candidates that survive the sharing estimate, with their ranking key.
     package var ranked = ContiguousArray<(key: Int, candidate: CCHSearch.ViaCandidate)>()
     /// Per routing node: bit 0 set on the primary leg, bit k on the leg's k-th accepted alternative.
-    package var routeBits: ContiguousArray<UInt16>
+    var routeBits: ContiguousArray<UInt16>
     /// Per routing node: the leg stamp of the last unpacked candidate path through it.
     package var seen: ContiguousArray<UInt32>
     /// Per routing node: the stamp of the last path checked for repeated roads through it.
-    package var onPath: ContiguousArray<UInt32>
-    package var legStamp: UInt32 = 0
-    package var pathStamp: UInt32 = 0
+    var onPath: ContiguousArray<UInt32>
+    var legStamp: UInt32 = 0
+    var pathStamp: UInt32 = 0
     package var path: [Int] = []
 
     package init(graph: RoutingGraph) {
@@ -39,8 +39,8 @@ package struct AlternativeRoutes {
         package var nodes: [Int]
         package var via: Int
         package var cost: Int
-        package var sharedWithPrimary: Int
-        package var score: Int { 2 * cost + sharedWithPrimary }
+        var sharedWithPrimary: Int
+        var score: Int { 2 * cost + sharedWithPrimary }
     }
 
     package func alternatives(primary: Route, snaps: [Snap], count: Int) -> [Route] {
@@ -65,7 +65,7 @@ package struct AlternativeRoutes {
     }
 
     /// Up to `count` admissible alternatives of one leg, best first.
-    package func legAlternatives(from source: Snap, to target: Snap, primary: [Int], count: Int) -> [Router.LegPath] {
+    func legAlternatives(from source: Snap, to target: Snap, primary: [Int], count: Int) -> [Router.LegPath] {
         // Same-edge legs start from the edge's successors (see RoutePlanner), which the checks below do not model.
         guard source.edge != target.edge, !primary.isEmpty else { return [] }
         let graph = router.graph, settings = options.alternative
@@ -140,7 +140,7 @@ package struct AlternativeRoutes {
     }
 
     /// Where the alternative first leaves the primary and where it last rejoins it.
-    package func divergeAndMerge(_ route: Route, primary: Route) -> (Coordinate?, Coordinate?) {
+    func divergeAndMerge(_ route: Route, primary: Route) -> (Coordinate?, Coordinate?) {
         let differing = route.legs.indices.filter { route.legs[$0].directedEdges != primary.legs[$0].directedEdges }
         guard let first = differing.first, let last = differing.last else { return (nil, nil) }
         let graph = router.graph

@@ -8,7 +8,7 @@ import Foundation
 /// Lifetime and threads: one per worker thread for one metric; never shared. The memo is an open-addressing hash
 /// table keyed by arc and direction that grows with use, so a small table touches little memory even on a graph
 /// with tens of millions of arcs.
-package final class ArcValueMemo {
+final class ArcValueMemo {
     package let attributes: PathAttributes
     package let width: Int
     private let cch: CCHView

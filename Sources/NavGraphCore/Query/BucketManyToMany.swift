@@ -33,7 +33,7 @@ public final class BucketManyToMany {
     public enum MatrixStrategy: Sendable { case automatic, buckets, sweep }
 
     /// Sources up to which `automatic` considers sweeps (each source sweeps the whole restricted set).
-    package static let sweepSourceLimit = 64
+    static let sweepSourceLimit = 64
 
     /// A matrix engine for one metric; `attributes` names what to carry besides the cost (distance, exact duration).
     public init(router: Router, metric: RoutingMetric, attributes: PathAttributeSet) {
@@ -53,7 +53,7 @@ public final class BucketManyToMany {
 
     /// The search starts of a snap for this engine's metric and attributes, for callers that reuse a point in many
     /// tables (map matching uses each candidate in two steps).
-    package func point(_ snap: Snap, planner: RoutePlanner) -> MatrixPoint {
+    func point(_ snap: Snap, planner: RoutePlanner) -> MatrixPoint {
         MatrixPoint(snap: snap, metric: metric, planner: planner, attributes: attributes)
     }
 
@@ -61,7 +61,7 @@ public final class BucketManyToMany {
     /// A bounded table leaves unreachable the cells whose path must leave the edge and come back to it when that
     /// path would be longer than `loopMetres` (its part on the edge alone is): map matching accepts no transition
     /// longer than its limit, and its search for a fix just behind the previous one wants no loop at all.
-    package func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner,
+    func compute(sourcePoints: [MatrixPoint?], targetPoints: [MatrixPoint?], planner: RoutePlanner,
                          loopMetres: Double = .infinity) -> TravelMatrix {
         let rows = sourcePoints.count, columns = targetPoints.count
         let width = attributes?.width ?? 0
@@ -285,11 +285,11 @@ public final class BucketManyToMany {
 /// `start[k]..<start[k + 1]` where `nodeSlot[v]` names slot k under the current fill's stamp. Filling costs the
 /// entries, not the graph's size, so the small tables of map matching stay cheap. Reused for every chunk (its
 /// node-sized array is allocated once).
-package final class BucketStore: @unchecked Sendable {
+final class BucketStore: @unchecked Sendable {
     package let width: Int
     /// Per routing node: the fill's stamp (high 32 bits) and the node's slot (low 32 bits); a node whose stamp is
     /// not the current one has no entries.
-    package var nodeSlot: ContiguousArray<UInt64>
+    var nodeSlot: ContiguousArray<UInt64>
     package var stamp: UInt32 = 0
     package var start = ContiguousArray<UInt32>()
     package var target = ContiguousArray<UInt32>()
@@ -428,7 +428,7 @@ package final class BucketStore: @unchecked Sendable {
 
     /// Path value of tree node `node` (its target's path from the node down to the target), summed on demand.
     /// Only one thread at a time may ask for the nodes of one target's tree.
-    package func treeValue(_ node: Int, memo: ArcValueMemo?, scratch chain: inout ContiguousArray<Int32>) -> UnsafePointer<Double> {
+    func treeValue(_ node: Int, memo: ArcValueMemo?, scratch chain: inout ContiguousArray<Int32>) -> UnsafePointer<Double> {
         if let memo, !treeSummed[node] {
             let treeParent = self.treeParent, treeArc = self.treeArc, treeLow = self.treeLow
             let treeSummed = self.treeSummed, treeValues = self.treeValues, width = self.width
@@ -444,17 +444,17 @@ package final class BucketStore: @unchecked Sendable {
 
 /// One core's reusable state for the bucket many-to-many: its search, its bucket entries (and, with attributes,
 /// its targets' search trees) and its row of best costs. Lifetime: one `compute` call; one thread at a time.
-package final class BucketWorker: @unchecked Sendable {
-    package struct Entry { var node: UInt32; var target: UInt32; var label: UInt32; var tree: UInt32 }
+final class BucketWorker: @unchecked Sendable {
+    struct Entry { var node: UInt32; var target: UInt32; var label: UInt32; var tree: UInt32 }
     package let search: UpwardSearch
     package let width: Int
     package var entries = ContiguousArray<Entry>()
     /// Search trees of this worker's targets in this chunk: parent tree node (-1 at a root), arc, its lower end,
     /// and a root's start values (`width` per node, meaningful at roots only).
-    package var treeParent = ContiguousArray<Int32>()
-    package var treeArc = ContiguousArray<Int32>()
-    package var treeLow = ContiguousArray<Int32>()
-    package var rootValues = ContiguousArray<Double>()
+    var treeParent = ContiguousArray<Int32>()
+    var treeArc = ContiguousArray<Int32>()
+    var treeLow = ContiguousArray<Int32>()
+    var rootValues = ContiguousArray<Double>()
     /// Arc attributes this worker has computed (nil when only costs are asked for).
     package let memo: ArcValueMemo?
     package var chain = ContiguousArray<Int32>()
@@ -484,7 +484,7 @@ package final class BucketWorker: @unchecked Sendable {
 
     /// Backward upward search from a target; appends an entry for every node whose label is exact (and, with
     /// attributes, the node to its tree).
-    package func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>,
+    func collect(_ point: MatrixPoint, target: UInt32, weights: UnsafeBufferPointer<UInt32>, down: UnsafeBufferPointer<UInt32>,
                          bound: UInt32?) {
         let limit = bound.map { UInt64($0) + UInt64(point.shift) } ?? UInt64(UInt32.max - 1)
         search.run(point.targets[...], weights: weights, parents: width > 0, bound: UInt32(min(limit, UInt64(CCHMetric.infinity - 1))))

@@ -1,26 +1,28 @@
 /// Elimination-tree queries on a customized contraction hierarchy, with reusable per-query state.
 public final class CCHSearch: ShortestPathSearch {
     private let cch: CCHView
-    private var forwardDistance: UnsafeMutableBufferPointer<UInt32>
-    private var backwardDistance: UnsafeMutableBufferPointer<UInt32>
-    private var forwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
-    private var backwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
-    private var forwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
-    private var backwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
-    private var inForward: UnsafeMutableBufferPointer<Bool>
-    private var inBackward: UnsafeMutableBufferPointer<Bool>
+    private let forwardDistance: UnsafeMutableBufferPointer<UInt32>
+    private let backwardDistance: UnsafeMutableBufferPointer<UInt32>
+    private let forwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
+    private let backwardPredecessorArc: UnsafeMutableBufferPointer<Int32>
+    private let forwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
+    private let backwardPredecessorNode: UnsafeMutableBufferPointer<Int32>
+    private let inForward: UnsafeMutableBufferPointer<Bool>
+    private let inBackward: UnsafeMutableBufferPointer<Bool>
     /// Exact distances from the sources / to the targets over the search spaces (filled by `viaCandidates`),
     /// and the downward (forward sweep) or upward (backward sweep) arc that gave them, or -1 for the plain search distance.
-    private var exactForward: UnsafeMutableBufferPointer<UInt32>
-    private var exactBackward: UnsafeMutableBufferPointer<UInt32>
-    private var exactForwardArc: UnsafeMutableBufferPointer<Int32>
-    private var exactBackwardArc: UnsafeMutableBufferPointer<Int32>
-    private var refundShift: UInt32 = 0
-    private var forwardNodes = ContiguousArray<Int32>()
-    private var backwardNodes = ContiguousArray<Int32>()
-    private var unpackStack = ContiguousArray<(arc: Int32, low: Int32, up: Bool)>()
-    private var upArcs = ContiguousArray<(arc: Int32, low: Int32)>()
-    private var downArcs = ContiguousArray<(arc: Int32, low: Int32)>()
+    private let exactForward: UnsafeMutableBufferPointer<UInt32>
+    private let exactBackward: UnsafeMutableBufferPointer<UInt32>
+    private let exactForwardArc: UnsafeMutableBufferPointer<Int32>
+    private let exactBackwardArc: UnsafeMutableBufferPointer<Int32>
+    // A search belongs to one thread (one query at a time), so its mutable state skips the dynamic exclusivity
+    // checks, which otherwise cost every query measurably (Benchmarks/IMPORT.md, "Checked builds").
+    @exclusivity(unchecked) private var refundShift: UInt32 = 0
+    @exclusivity(unchecked) private var forwardNodes = ContiguousArray<Int32>()
+    @exclusivity(unchecked) private var backwardNodes = ContiguousArray<Int32>()
+    @exclusivity(unchecked) private var unpackStack = ContiguousArray<(arc: Int32, low: Int32, up: Bool)>()
+    @exclusivity(unchecked) private var upArcs = ContiguousArray<(arc: Int32, low: Int32)>()
+    @exclusivity(unchecked) private var downArcs = ContiguousArray<(arc: Int32, low: Int32)>()
 
     public init(graph: RoutingGraph) {
         cch = graph.cch
@@ -85,7 +87,7 @@ public final class CCHSearch: ShortestPathSearch {
                        predecessorArc: UnsafeMutableBufferPointer<Int32>, predecessorNode: UnsafeMutableBufferPointer<Int32>,
                        weights: UnsafeBufferPointer<UInt32>) {
         cch.relaxUpward(nodes, labels: distance, weights: weights) { head, arc, tail in
-            predecessorArc[head] = Int32(arc)
+            predecessorArc[head] = Int32(truncatingIfNeeded: arc)
             predecessorNode[head] = tail
         }
     }
@@ -268,21 +270,23 @@ public final class CCHSearch: ShortestPathSearch {
         swap(&unpackStack, &self.unpackStack)
         defer { swap(&unpackStack, &self.unpackStack) }
         unpackStack.removeAll(keepingCapacity: true)
-        unpackStack.append((Int32(arc), Int32(low), up))
+        unpackStack.append((Int32(truncatingIfNeeded: arc), Int32(truncatingIfNeeded: low), up))
         while let (current32, low32, goingUp) = unpackStack.popLast() {
             let current = Int(current32), low = Int(low32)
             guard let (middle, toLow, toHigh) = cch.middle(of: current, low: low, up: goingUp, metric: metric) else {
                 nodes.append(goingUp ? Int(cch.upHead[current]) : low)
                 continue
             }
-            let via = Int32(middle)
+            // Node and arc ids fit Int32 (the graph file stores them so).
+            let via = Int32(truncatingIfNeeded: middle)
+            let toHigh32 = Int32(truncatingIfNeeded: toHigh), toLow32 = Int32(truncatingIfNeeded: toLow)
             // Push in reverse order of traversal.
             if goingUp {
-                unpackStack.append((Int32(toHigh), via, true))   // middle -> high
-                unpackStack.append((Int32(toLow), via, false))   // low -> middle
+                unpackStack.append((toHigh32, via, true))   // middle -> high
+                unpackStack.append((toLow32, via, false))   // low -> middle
             } else {
-                unpackStack.append((Int32(toLow), via, true))    // middle -> low
-                unpackStack.append((Int32(toHigh), via, false))  // high -> middle
+                unpackStack.append((toLow32, via, true))    // middle -> low
+                unpackStack.append((toHigh32, via, false))  // high -> middle
             }
         }
     }

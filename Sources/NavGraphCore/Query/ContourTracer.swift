@@ -83,7 +83,7 @@ public enum ContourTracer {
         (b.0 - a.0) * (c.1 - b.1) == (b.1 - a.1) * (c.0 - b.0)
     }
 
-    package static func signedArea(_ ring: [(Int, Int)]) -> Double {
+    static func signedArea(_ ring: [(Int, Int)]) -> Double {
         var sum = 0
         for index in ring.indices {
             let a = ring[index], b = ring[(index + 1) % ring.count]

@@ -61,7 +61,7 @@ public final class DijkstraSearch: ShortestPathSearch {
 }
 
 /// A binary min-heap of (key, node) pairs with lazy deletion.
-package struct MinHeap {
+struct MinHeap {
     private var keys = ContiguousArray<UInt32>()
     private var nodes = ContiguousArray<Int32>()
 
@@ -80,7 +80,7 @@ package struct MinHeap {
         }
     }
 
-    package mutating func pop() -> (UInt32, Int32)? {
+    mutating func pop() -> (UInt32, Int32)? {
         guard let topKey = keys.first, let topNode = nodes.first else { return nil }
         let lastKey = keys.removeLast(), lastNode = nodes.removeLast()
         if !keys.isEmpty {

@@ -76,8 +76,9 @@ public struct EdgeCostModel: Sendable {
         // Each segment starts where the last ended: its start point's cosine is carried over (same value).
         var previous = Coordinate(lat: 0, lon: 0), previousCos = 0.0
         for step in 0..<(last - first) {
-            let start = forward ? first + step : last - step
-            let end = forward ? start + 1 : start - 1
+            // Wrapping: both ends stay within the edge's validated shape range.
+            let start = forward ? first &+ step : last &- step
+            let end = forward ? start &+ 1 : start &- 1
             if step == 0 { previous = graph.coordinate(shapePoint: start); previousCos = Geo.cosLatitude(previous) }
             let next = graph.coordinate(shapePoint: end), nextCos = Geo.cosLatitude(next)
             let length = Geo.haversine(previous, next, cosLatA: previousCos, cosLatB: nextCos)

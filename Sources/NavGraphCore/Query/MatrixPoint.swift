@@ -1,7 +1,7 @@
 /// A snapped matrix point as search starts: as a source (the rest of its edge to drive) and as a target
 /// (the part of its edge not driven is refunded), with the partial edge costs legs use (`RoutePlanner`).
 /// Immutable once made, so tables and threads share it freely (map matching uses each candidate's in two steps).
-package final class MatrixPoint: Sendable {
+final class MatrixPoint: Sendable {
     package let snap: Snap
     /// Forward search starts: cost and attributes from the snap to the end of each usable direction's edge.
     package let sources: [SearchStart]

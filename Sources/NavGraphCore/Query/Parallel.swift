@@ -7,7 +7,7 @@ package enum Parallel {
     package static var workerCount: Int { threadLimit ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// `NAVGRAPH_THREADS` as read on first use (nil: unset or not a number).
-    package static let threadLimit: Int? = ProcessInfo.processInfo.environment["NAVGRAPH_THREADS"].flatMap { Int($0) }.map { max(1, $0) }
+    static let threadLimit: Int? = ProcessInfo.processInfo.environment["NAVGRAPH_THREADS"].flatMap { Int($0) }.map { max(1, $0) }
 
     /// Calls `body(worker)` for worker 0..<count concurrently and returns when all are done.
     package static func run(_ count: Int, _ body: (Int) -> Void) {
@@ -23,7 +23,7 @@ package enum Parallel {
 }
 
 /// A mutable buffer that workers write to at disjoint indices (the caller guarantees they never overlap).
-package struct SharedBuffer<Element>: @unchecked Sendable {
+struct SharedBuffer<Element>: @unchecked Sendable {
     package let pointer: UnsafeMutablePointer<Element>
     package let count: Int
     package init(_ buffer: UnsafeMutableBufferPointer<Element>) {

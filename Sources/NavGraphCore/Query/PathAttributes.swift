@@ -14,7 +14,7 @@ public struct PathAttributeSet: OptionSet, Sendable {
 /// distance and duration (up to the order of floating-point additions). Nothing is precomputed: searches ask for
 /// the arcs of their search trees only, through a per-thread `ArcValueMemo`, so small tables pay for the arcs
 /// they use instead of a pass over the whole hierarchy. Immutable: safe to share between threads.
-package final class PathAttributes: @unchecked Sendable {
+final class PathAttributes: @unchecked Sendable {
     /// Number of attributes carried (1 or 2) and which: slot 0 is distance if present, else duration.
     package let kinds: PathAttributeSet
     package let width: Int
@@ -35,7 +35,7 @@ package final class PathAttributes: @unchecked Sendable {
 
     /// Value of driving routing node `node`'s whole directed edge, in slot order.
     @inline(__always)
-    package func nodeValue(_ node: Int) -> (Double, Double) {
+    func nodeValue(_ node: Int) -> (Double, Double) {
         let d = Int(graph.routingEdge[node])
         var values = (0.0, 0.0)
         piece(directedEdge: d, from: 0, to: graph.edgeLength[d >> 1], into: &values)
@@ -46,7 +46,7 @@ package final class PathAttributes: @unchecked Sendable {
     /// slot order: the entered node's edge and, for durations, the cost of the turn the arc stands for: the
     /// cheapest turn arc onto it as customization chose it (turn cost + entered edge's weight, first in turn order
     /// among equals).
-    package func inputArcValue(_ arc: Int, low: Int, high: Int, up: Bool) -> (Double, Double) {
+    func inputArcValue(_ arc: Int, low: Int, high: Int, up: Bool) -> (Double, Double) {
         var values = nodeValue(up ? high : low)
         guard kinds.contains(.duration) else { return values }
         let cch = graph.cch
@@ -69,7 +69,7 @@ package final class PathAttributes: @unchecked Sendable {
     }
 
     @inline(__always)
-    package static func store(_ metres: Double, _ milliseconds: Double, kinds: PathAttributeSet, into buffer: UnsafeMutablePointer<Double>, at offset: Int) {
+    static func store(_ metres: Double, _ milliseconds: Double, kinds: PathAttributeSet, into buffer: UnsafeMutablePointer<Double>, at offset: Int) {
         if kinds.contains(.distance) {
             buffer[offset] = metres
             if kinds.contains(.duration) { buffer[offset + 1] = milliseconds }

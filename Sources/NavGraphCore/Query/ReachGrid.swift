@@ -38,10 +38,10 @@ public struct ReachGrid: Sendable {
 
 /// Builds a ReachGrid from one-to-all times: every directed edge is sampled every quarter cell along its shape,
 /// each sample timed by interpolating the edge's segment times, partly driven edges included.
-package enum ReachRasterizer {
+enum ReachRasterizer {
     /// Samples every edge that some point of is reached within `limitMinutes` (forward: from the snap;
     /// reverse: to it) on a grid of about `cellMetres` (coarser if the area would need over 16M grid points).
-    package static func rasterize(graph: RoutingGraph, metric: RoutingMetric, sweep: OneToAllSweep, reverse: Bool, snap: Snap,
+    static func rasterize(graph: RoutingGraph, metric: RoutingMetric, sweep: OneToAllSweep, reverse: Bool, snap: Snap,
                           limitMinutes: Double, cellMetres: Double) -> ReachGrid {
         let limit = limitMinutes * 60_000
         let label = sweep.label

@@ -1,15 +1,15 @@
 /// Turns two snaps into search endpoints (with the partial costs of the snapped edges) and a same-edge candidate.
-package struct LegEndpoints {
+struct LegEndpoints {
     package var sources: [Endpoint] = []
     package var targets: [Endpoint] = []
     /// Source expansion: the routing node a successor endpoint stands for (or itself).
-    package var sourceOrigin: [Int: Int] = [:]
+    var sourceOrigin: [Int: Int] = [:]
     /// Cost and routing node of driving from source to target along one directed edge, if possible.
     package var direct: (cost: Int, node: Int)?
 }
 
 /// Builds LegEndpoints for a metric.
-package struct RoutePlanner {
+struct RoutePlanner {
     package let graph: RoutingGraph
     package let costs: EdgeCostModel
 
@@ -20,7 +20,7 @@ package struct RoutePlanner {
 
     /// For each usable direction of the snapped edge that the snap allows (`Snap.directions`): its routing node and
     /// the cost from the edge start to the snap.
-    package func partialCosts(of snap: Snap, metric: RoutingMetric) -> [Int: UInt32] {
+    func partialCosts(of snap: Snap, metric: RoutingMetric) -> [Int: UInt32] {
         var partials: [Int: UInt32] = [:]
         for direction in 0..<2 {
             let d = 2 * snap.edge + direction

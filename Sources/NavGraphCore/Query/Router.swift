@@ -49,7 +49,7 @@ public final class Router: @unchecked Sendable {
     /// This router's search state.
     public let context: QueryContext
     /// Guidance step builder, kept so that its road bearing cache serves every query of this router.
-    package lazy var stepBuilder = StepBuilder(graph: graph)
+    lazy var stepBuilder = StepBuilder(graph: graph)
 
     /// A router with a fresh engine (and metric cache) for the graph.
     public convenience init(graph: RoutingGraph) {
@@ -69,7 +69,7 @@ public final class Router: @unchecked Sendable {
     package var hierarchy: CCHSearch { context.hierarchy }
 
     /// Reusable state of alternative-route queries.
-    package var alternativeState: AlternativeSearchState { context.alternativeState }
+    var alternativeState: AlternativeSearchState { context.alternativeState }
 
     package func search(_ algorithm: SearchAlgorithm) -> ShortestPathSearch { context.search(algorithm) }
 
@@ -79,12 +79,12 @@ public final class Router: @unchecked Sendable {
     }
 
     /// Whether some direction of the edge is usable under the metric.
-    package func isUsable(edge: Int, metric: RoutingMetric) -> Bool {
+    func isUsable(edge: Int, metric: RoutingMetric) -> Bool {
         !usableDirections(edge: edge, metric: metric).isEmpty
     }
 
     /// The directions of the edge usable under the metric (a routing node of finite weight).
-    package func usableDirections(edge: Int, metric: RoutingMetric) -> SnapDirections {
+    func usableDirections(edge: Int, metric: RoutingMetric) -> SnapDirections {
         var directions: SnapDirections = []
         for direction in 0..<2 {
             let node = graph.routingNodeOfEdge[2 * edge + direction]
@@ -94,7 +94,7 @@ public final class Router: @unchecked Sendable {
     }
 
     /// The directions of the edge that have a routing node, whatever the metric.
-    package func routedDirections(edge: Int) -> SnapDirections {
+    func routedDirections(edge: Int) -> SnapDirections {
         var directions: SnapDirections = []
         for direction in 0..<2 where graph.routingNodeOfEdge[2 * edge + direction] >= 0 { directions.insert(.of(directedEdge: direction)) }
         return directions
@@ -201,7 +201,7 @@ public final class Router: @unchecked Sendable {
     }
 
     /// Each leg's path between consecutive snaps, or nil when one leg has none.
-    package func legPaths(through snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> [LegPath]? {
+    func legPaths(through snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> [LegPath]? {
         var paths: [LegPath] = []
         for (source, target) in zip(snaps, snaps.dropFirst()) {
             guard let path = legPath(from: source, to: target, metric: metric, algorithm: algorithm) else { return nil }
@@ -215,7 +215,7 @@ public final class Router: @unchecked Sendable {
     /// in the direction it was reached (they are then the cheapest); otherwise a dynamic programme over the legs picks,
     /// per via, the direction of passage: per leg and pair of end directions, the cheapest leg between them. When
     /// no route passes every via without turning back, the legs found one by one stand.
-    package func straightThrough(_ paths: [LegPath], snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> ([LegPath], [Snap]) {
+    func straightThrough(_ paths: [LegPath], snaps: [Snap], metric: RoutingMetric, algorithm: SearchAlgorithm) -> ([LegPath], [Snap]) {
         func direction(_ node: Int?) -> SnapDirections? { node.map { .of(directedEdge: Int(graph.routingEdge[$0])) } }
         func passages(_ paths: [LegPath]) -> [SnapDirections]? {
             var passed: [SnapDirections] = []
@@ -353,7 +353,7 @@ public final class Router: @unchecked Sendable {
         return NavGraphError("\(prefix): the destination cannot be reached \(by) from the origin (different road network components)", code: .noRoute)
     }
 
-    package func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
+    func usedClasses(_ legs: [RouteLeg], avoid: AvoidSet) -> [String] {
         var hit: AvoidSet = []
         for leg in legs {
             for d in leg.directedEdges { hit.formUnion(avoid.matches(roadClass: graph.roadClass(edge: d >> 1), flags: graph.flags(edge: d >> 1))) }

@@ -133,7 +133,7 @@ public final class RoutingEngine: Sendable {
 
 /// A bounded least-recently-used map from metric keys to customized metrics, guarded by a lock; the free-flow
 /// metric is pinned. Lifetime: owned by one RoutingEngine. Thread safety: all access goes through the lock.
-package final class MetricCache: @unchecked Sendable {
+final class MetricCache: @unchecked Sendable {
     private let lock = NSLock()
     private let capacity: Int
     private let freeFlow: RoutingMetric
@@ -193,7 +193,7 @@ public final class QueryContext {
 }
 
 /// Unique ids of traffic overlays, so caches key metrics by value rather than by object identity.
-package enum TrafficGeneration {
+enum TrafficGeneration {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var last: UInt64 = 0
 

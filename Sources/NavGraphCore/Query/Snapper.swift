@@ -106,10 +106,14 @@ public final class Snapper: @unchecked Sendable {
                 while column <= last {
                     defer { column += step }
                     guard column >= 0 && column < grid.columns else { continue }
-                    let cell = row * grid.columns + column
-                    for entry in Int(graph.gridFirst[cell])..<Int(graph.gridFirst[cell + 1]) {
+                    // Wrapping arithmetic: row and column are on the grid, whose cell ranges the graph file's checks bound.
+                    let cell = row &* grid.columns &+ column
+                    var entry = Int(graph.gridFirst[cell])
+                    let entryEnd = Int(graph.gridFirst[cell &+ 1])
+                    while entry < entryEnd {
                         consider(segment: Int(graph.gridSegment[entry]), point: point, longitudeScale: longitudeScale,
                                  bearing: bearing, usableDirections: usableDirections, best: &best, bestMain: &bestMain)
+                        entry &+= 1
                     }
                 }
             }
@@ -168,7 +172,7 @@ public final class Snapper: @unchecked Sendable {
     @inline(__always)
     private func consider(segment: Int, point: Coordinate, longitudeScale: Double, bearing: BearingFilter?,
                           usableDirections: (Int) -> SnapDirections, best: inout Snap?, bestMain: inout Snap?) {
-        let a = graph.coordinate(shapePoint: segment), b = graph.coordinate(shapePoint: segment + 1)
+        let a = graph.coordinate(shapePoint: segment), b = graph.coordinate(shapePoint: segment &+ 1)
         let projection = Geo.project(point, ontoSegmentFrom: a, to: b, longitudeScale: longitudeScale)
         let distance = projection.distance
         let improvesBest = best.map { distance < $0.distance } ?? true
@@ -195,7 +199,7 @@ public final class Snapper: @unchecked Sendable {
     }
 
     /// Turns the segment fraction stored in `offset` into metres from the edge start.
-    package func offsetAlongEdge(_ snap: Snap) -> Double {
+    func offsetAlongEdge(_ snap: Snap) -> Double {
         let first = Int(graph.edgeShapeFirst[snap.edge])
         var metres = 0.0
         for point in first..<snap.segment {

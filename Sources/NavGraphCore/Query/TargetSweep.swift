@@ -4,7 +4,7 @@
 /// face many targets; it gives costs only (the bucket engine gives the leg's own path attributes).
 ///
 /// Lifetime and threads: one per table; `costs` runs its rows on all cores, each worker with its own labels.
-package final class TargetSweep {
+final class TargetSweep {
     /// The restricted set in decreasing rank, and its arcs as positions within it: the upper neighbours of
     /// `nodes[i]` are `head[first[i]..<first[i + 1]]` with downward weights `weight[…]`.
     private(set) var nodes = ContiguousArray<Int32>()
@@ -43,7 +43,7 @@ package final class TargetSweep {
     }
 
     /// Orders the set and gathers its arcs with the `down` weights (backward weights for a forward table).
-    package func prepare(down: UnsafeBufferPointer<UInt32>) {
+    func prepare(down: UnsafeBufferPointer<UInt32>) {
         let cch = graph.cch
         nodes.sort(by: >)
         for (index, node) in nodes.enumerated() { position[Int(node)] = Int32(index) }

@@ -1,5 +1,5 @@
 /// A start of an upward search: a routing node, its initial cost (ms) and its initial path attributes.
-package struct SearchStart: Sendable {
+struct SearchStart: Sendable {
     package var node: Int
     package var cost: UInt32
     package var values: (Double, Double) = (0, 0)
@@ -12,7 +12,7 @@ package struct SearchStart: Sendable {
 /// The search relaxes ancestors in increasing rank with a strict `<`, exactly as `CCHSearch` does, so labels,
 /// the chosen predecessors and hence the attributes are those of the paths legs take. Attributes are summed on
 /// demand along the search tree (`pathValue`), for the meeting nodes a table actually uses.
-package final class UpwardSearch {
+final class UpwardSearch {
     private let cch: CCHView
     /// Cost to reach each node (UInt32.max where not reached), valid for `nodes` after `run`.
     package let label: UnsafeMutableBufferPointer<UInt32>
@@ -23,7 +23,7 @@ package final class UpwardSearch {
     private let marked: UnsafeMutableBufferPointer<Bool>
     /// The arc each node's label came through (-1 for a start) and that arc's lower end, when `parents` is asked for.
     package let parentArc: UnsafeMutableBufferPointer<Int32>
-    package let parentNode: UnsafeMutableBufferPointer<Int32>
+    let parentNode: UnsafeMutableBufferPointer<Int32>
     /// Whether `values` holds the node's path attributes already (starts, and nodes `pathValue` has summed).
     private let summed: UnsafeMutableBufferPointer<Bool>
     private var chain = ContiguousArray<Int32>()
@@ -51,7 +51,7 @@ package final class UpwardSearch {
     }
 
     /// Clears the labels of the previous search.
-    package func reset() {
+    func reset() {
         if width > 0 {
             for node in nodes { label[Int(node)] = UInt32.max; marked[Int(node)] = false; summed[Int(node)] = false }
         } else {
@@ -65,7 +65,7 @@ package final class UpwardSearch {
     /// meeting node of a shortest path is its highest node, and both its labels are exact there. Removing them
     /// changes neither the cheapest total nor which meeting node gives it first. `down` are the weights of going
     /// from an upper neighbour back to the node in this search's direction (backward weights for a forward search).
-    package func dropInexactLabels(down: UnsafeBufferPointer<UInt32>) {
+    func dropInexactLabels(down: UnsafeBufferPointer<UInt32>) {
         let firstUp = cch.firstUp, upHead = cch.upHead
         var index = nodes.count - 1
         while index >= 0 {
@@ -124,7 +124,7 @@ package final class UpwardSearch {
     /// Attributes of the chosen path to reached node `node` (`width` values) after a `run` with parents: summed
     /// from the nearest summed ancestor in the tree, arc by arc as `values[parent] + arc`, each node once per search.
     /// `up` says how the arcs are driven: up for a forward search, down for a backward one.
-    package func pathValue(of node: Int, memo: ArcValueMemo, up: Bool) -> UnsafePointer<Double> {
+    func pathValue(of node: Int, memo: ArcValueMemo, up: Bool) -> UnsafePointer<Double> {
         let values = valueBase, width = self.width, summed = self.summed, parentArc = self.parentArc, parentNode = self.parentNode
         sumDownTree(from: node, chain: &chain, parent: { summed[$0] || parentArc[$0] < 0 ? nil : Int(parentNode[$0]) }) { child in
             let low = Int(parentNode[child])

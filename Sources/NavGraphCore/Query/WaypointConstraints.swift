@@ -67,7 +67,7 @@ public enum Approach: String, Sendable, CaseIterable {
 
     /// The directions of a snap's segment that keep `input` on the kerb side, or nil when the point lies on the
     /// segment's line (either side will do).
-    package static func curbDirections(of snap: Snap, input: Coordinate, side: DrivingSide, graph: RoutingGraph) -> SnapDirections? {
+    static func curbDirections(of snap: Snap, input: Coordinate, side: DrivingSide, graph: RoutingGraph) -> SnapDirections? {
         let a = graph.coordinate(shapePoint: snap.segment), b = graph.coordinate(shapePoint: snap.segment + 1)
         // The sign of the cross product of the segment (forward) with the point, on a local flat projection:
         // positive means the point lies to the left of forward travel.

@@ -5,7 +5,7 @@ import Foundation
 package struct IsochroneEndpoint {
     package static let options: Set<String> = GeneralOptions.names.union(["contours_minutes", "reverse", "traffic", "depart_at"]).union(VehicleQuery.names)
     /// The longest contour a request may ask for, which bounds the polygon work per request.
-    package static let maximumMinutes = 120.0
+    static let maximumMinutes = 120.0
 
     package static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?) throws -> HTTPResponse {
         let (isochrone, reverse) = try compute(url, query, router: router, traffic: traffic)

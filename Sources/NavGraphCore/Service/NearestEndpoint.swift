@@ -1,7 +1,7 @@
 import Foundation
 
 /// `/nearest/v1`: the nearest road segments to one coordinate, closest first.
-package struct NearestEndpoint {
+struct NearestEndpoint {
     package static let options: Set<String> = GeneralOptions.names.union(["number", "language"])
 
     package static func answer(_ url: OSRMURL, _ query: QueryOptions, router: Router, limits: ServiceLimits) throws -> JSON {

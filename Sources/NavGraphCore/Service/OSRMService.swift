@@ -14,7 +14,7 @@ public final class OSRMService: Sendable {
     /// The default profile's routers (its `created` count is a /metrics gauge).
     package let pool: RouterPool
     /// Router pools of the other profiles, made on first request.
-    package let pools: ProfilePools
+    let pools: ProfilePools
     private let started = Date()
 
     /// Snapping radius when a request gives none (OSRM's default is unlimited).
@@ -192,7 +192,7 @@ package final class RouterPool: @unchecked Sendable {
 
 /// One router pool per profile the graph file holds, made on the first request for a profile. Thread safety: the
 /// table is behind a lock.
-package final class ProfilePools: @unchecked Sendable {
+final class ProfilePools: @unchecked Sendable {
     private let lock = NSLock()
     private let engine: RoutingEngine
     private var pools: [ProfileID: RouterPool]

@@ -10,7 +10,7 @@ package struct OSRMURL {
     package var coordinates: [Coordinate]
 
     /// Services this server answers in the OSRM path form.
-    package static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style", "match", "trip"]
+    static let services: Set<String> = ["route", "table", "nearest", "isochrone", "geojson", "style", "match", "trip"]
     /// Profile names the path may give, and what they mean.
     package static let profiles: [String: ProfileID] = [
         "driving": .car, "car": .car, "truck": .truck, "motorcycle": .motorcycle,
@@ -129,7 +129,7 @@ package struct QueryOptions {
     }
 
     /// A `;`-separated per-coordinate list whose length must equal `count`; empty elements are nil.
-    package func perCoordinate<T>(_ name: String, count: Int, parse: (Substring) throws -> T) throws -> [T?]? {
+    func perCoordinate<T>(_ name: String, count: Int, parse: (Substring) throws -> T) throws -> [T?]? {
         guard let raw = values[name] else { return nil }
         let items = raw.split(separator: ";", omittingEmptySubsequences: false)
         guard items.count == count else {
@@ -163,10 +163,10 @@ package struct GeneralOptions {
     /// `continue_straight=true|false`; nil for `default` or absent (the profile decides). Only `/route` allows the name.
     package var continueStraight: Bool?
     package var exclude: AvoidSet = []
-    package var skipWaypoints = false
+    var skipWaypoints = false
 
     /// `unlimited` radius, in metres.
-    package static let unlimitedRadius = 50_000.0
+    static let unlimitedRadius = 50_000.0
 
     /// The `language` option (a Mapbox extension; navgraph also names `/nearest` and `/table` waypoints in it):
     /// a BCP-47-like tag, nil when not given.

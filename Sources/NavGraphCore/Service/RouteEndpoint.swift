@@ -7,7 +7,7 @@ package struct RouteEndpoint {
         "alternatives", "steps", "annotations", "geometries", "overview", "continue_straight", "waypoints",
         "language", "voice_units", "voice_instructions", "banner_instructions", "depart_at", "roundabout_exits", "traffic",
     ]).union(VehicleQuery.names)
-    package static let annotationNames = ["duration", "distance", "speed", "congestion", "congestion_numeric", "maxspeed"]
+    static let annotationNames = ["duration", "distance", "speed", "congestion", "congestion_numeric", "maxspeed"]
 
     /// Parsed `/route` options.
     package struct Parameters {
@@ -82,7 +82,7 @@ package struct RouteEndpoint {
         }
 
         /// What `annotations=true` returns (OSRM's set, as far as navgraph has the data).
-        package static let annotationsForTrue = ["duration", "distance", "speed"]
+        static let annotationsForTrue = ["duration", "distance", "speed"]
 
         /// `2026-11-30T08:15` (seconds and a trailing Z allowed), read as UTC wall-clock time.
         package static func departure(_ text: String) throws -> DateComponents {
@@ -134,7 +134,7 @@ package struct RouteEndpoint {
     }
 
     /// Each route's legs as the paths they were built from (the snaps of their coordinates and their routing nodes).
-    package static func legPaths(_ response: RouteResponse) -> [[Router.LegPath]] {
+    static func legPaths(_ response: RouteResponse) -> [[Router.LegPath]] {
         response.routes.map { route in
             route.legs.enumerated().compactMap { index, leg in
                 guard let source = response.snaps[safe: index], let target = response.snaps[safe: index + 1] else { return nil }
@@ -145,7 +145,7 @@ package struct RouteEndpoint {
 
     /// The two main road names of legs joined at via points: the names with the most metres over all parts (each
     /// part's summary names its two longest, so the parts' distances weight them).
-    package static func mergedSummary(_ parts: ArraySlice<RouteLeg>) -> String {
+    static func mergedSummary(_ parts: ArraySlice<RouteLeg>) -> String {
         var metres: [String: Double] = [:], order: [String] = []
         for part in parts {
             let names = part.summary.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -265,7 +265,7 @@ extension JSON {
     }
 
     /// Keeps only the listed members, in their original order.
-    package mutating func keepOnly(_ keys: [String]) {
+    mutating func keepOnly(_ keys: [String]) {
         guard case .object(let members) = self else { return }
         self = .object(members.filter { keys.contains($0.0) })
     }

@@ -7,13 +7,13 @@ package struct TableEndpoint {
         .union(VehicleQuery.names)
 
     /// A computed table and what its JSON reports besides the cells.
-    package struct Computed {
+    struct Computed {
         package let matrix: TravelMatrix
         /// The snap of each coordinate index in use (missing: unsnappable and skipped).
         package let snaps: [Int: Snap]
         package let sources: [Int], destinations: [Int]
         package let wantDurations: Bool, wantDistances: Bool
-        package let skipWaypoints: Bool
+        let skipWaypoints: Bool
         package let language: NameLanguage?
     }
 
@@ -28,7 +28,7 @@ package struct TableEndpoint {
 
     /// The table's cells for a parsed request; `skipUnsnappable` leaves points no road is near unreachable
     /// instead of failing the request (in-process callers; the server never sets it).
-    package static func compute(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
+    static func compute(_ url: OSRMURL, _ query: QueryOptions, router: Router, traffic: TrafficOverlay?,
                         limits: ServiceLimits, skipUnsnappable: Bool = false) throws -> Computed {
         let count = url.coordinates.count
         if count > limits.maximumTableSize {
@@ -82,7 +82,7 @@ package struct TableEndpoint {
     }
 
     /// OSRM's table JSON of a computed table.
-    package static func json(_ table: Computed, router: Router) -> JSON {
+    static func json(_ table: Computed, router: Router) -> JSON {
         let matrix = table.matrix, snaps = table.snaps, language = table.language
         func waypoint(_ index: Int) -> JSON {
             guard let snap = snaps[index] else { return .null }

@@ -4,7 +4,7 @@ import Foundation
 /// `TripSolver` on the hierarchy's duration matrix (`BucketManyToMany`), with osrm-routed's parameters
 /// (`roundtrip`, `source=first|any`, `destination=last|any`, steps, annotations, geometries, overview) and response
 /// (`trips`, `waypoints` with `trips_index` and `waypoint_index`).
-package enum TripEndpoint {
+enum TripEndpoint {
     package static let options: Set<String> = RouteEndpoint.options.subtracting(["alternatives", "continue_straight", "waypoints"])
         .union(["roundtrip", "source", "destination"])
 
@@ -13,8 +13,8 @@ package enum TripEndpoint {
         package var url: OSRMURL
         package var parameters: RouteEndpoint.Parameters
         package var roundtrip = true
-        package var fixedSource = false
-        package var fixedDestination = false
+        var fixedSource = false
+        var fixedDestination = false
         package var usesTraffic = true
     }
 
@@ -54,7 +54,7 @@ package enum TripEndpoint {
 extension OSRMService {
     /// The trip pipeline: snap, matrix, order, then the route through the stops in that order (closing back to the
     /// first with `roundtrip`) through the shared route pipeline.
-    package func trip(_ request: TripEndpoint.Request, router: Router) throws -> JSON {
+    func trip(_ request: TripEndpoint.Request, router: Router) throws -> JSON {
         let snapshot = request.usesTraffic && router.graph.profile.roadSet == .motor ? traffic.snapshot : nil
         let overlay = snapshot?.overlay(departure: request.parameters.departure)
         let coordinates = request.url.coordinates

@@ -3,7 +3,7 @@ import Foundation
 /// The truck's per-request dimensions in a `/route`, `/table` or `/isochrone` query: `vehicle_height`,
 /// `vehicle_width`, `vehicle_length` (metres), `vehicle_weight`, `vehicle_axle_load` (tonnes) and `hazmat=true`.
 /// Only the truck profile takes them; a bad value is an InvalidValue error naming its parameter.
-package enum VehicleQuery {
+enum VehicleQuery {
     /// Each numeric parameter, its largest accepted value and how it sets the dimensions.
     private static let dimensions: [(name: String, maximum: Double, set: @Sendable (inout VehicleDimensions, Double) -> Void)] = [
         ("vehicle_height", 100, { $0.height = $1 }), ("vehicle_width", 100, { $0.width = $1 }),

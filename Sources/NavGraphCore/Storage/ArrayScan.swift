@@ -1,6 +1,6 @@
 /// Whole-range checks over mapped arrays for the graph file's consistency scans, written as plain reductions
 /// (no early exit) so that they vectorize; each works on a piece of its array so that the scans share all cores.
-package enum ArrayScan {
+enum ArrayScan {
     /// Pieces of `0..<count` for the workers: one piece for small arrays, two per core for large ones.
     package static func pieces(_ count: Int) -> [Range<Int>] {
         let parts = count < 1 << 16 ? 1 : 2 * Parallel.workerCount
@@ -31,5 +31,5 @@ package enum ArrayScan {
     }
 
     /// The pairs `(i, i + 1)` of an offset array, as the range of their first indices.
-    package static func pairCount(_ values: UnsafeBufferPointer<UInt32>) -> Int { max(0, values.count - 1) }
+    static func pairCount(_ values: UnsafeBufferPointer<UInt32>) -> Int { max(0, values.count - 1) }
 }

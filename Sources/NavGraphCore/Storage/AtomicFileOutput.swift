@@ -124,7 +124,7 @@ package struct AtomicFileOutput {
 
     /// Starts writing bytes already written (or written through a mapping) to disk without waiting for it: a hint,
     /// so that the final flush in `commit` has less to wait for; a failure shows there.
-    package func startWriteback(at position: Int, count: Int) {
+    func startWriteback(at position: Int, count: Int) {
         _ = navgraph_start_writeback(descriptor, Int64(position), Int64(count))
     }
 
@@ -205,9 +205,9 @@ package struct AtomicFileOutput {
 /// writes under its lock).
 package final class DirectAppender: @unchecked Sendable {
     /// Offsets, sizes and the buffer's address are multiples of this (a page: a multiple of any device block).
-    package static let blockSize = 4096
+    static let blockSize = 4096
     /// Appends smaller than this go through the page cache.
-    package static let minimumCount = 1 << 20
+    static let minimumCount = 1 << 20
     private static let bufferSize = 8 << 20
     private let descriptor: Int32
     private let buffer: UnsafeMutableRawPointer

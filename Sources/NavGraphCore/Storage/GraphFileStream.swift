@@ -65,7 +65,7 @@ package final class GraphFileStream: @unchecked Sendable {
     deinit { if !closed { output.abandon() } }
 
     /// Sections at least this large are handed to the disk as soon as they are written (the final flush waits less).
-    package static let writebackSize = 1 << 20
+    static let writebackSize = 1 << 20
 
     /// The first write error, if a write failed.
     package var error: (any Error)? { lock.withLock { failure } }

@@ -27,8 +27,8 @@ public struct GraphFileWriter {
     private struct PendingSection {
         package let name: String
         package let elementSize: Int
-        package let byteCount: Int
-        package let withBytes: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+        let byteCount: Int
+        let withBytes: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
     }
     private var sections: [PendingSection] = []
     /// Maps the names given to `add` onto the names written (a road set's prefix); identity by default.

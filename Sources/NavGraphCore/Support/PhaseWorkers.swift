@@ -72,7 +72,7 @@ package enum PhaseWorkers {
         private var body: ((Int) -> Void)?
         private var next = 0
         private let count: Int
-        package let account: PhaseCPUAccount?
+        let account: PhaseCPUAccount?
 
         package init(body: @escaping (Int) -> Void, count: Int, account: PhaseCPUAccount?) {
             self.body = body; self.count = count; self.account = account

@@ -8,7 +8,7 @@ public enum ProcessMemory {
     public static var peakResidentBytes: Int { statusField("VmHWM:") }
 
     /// Reads one "Name:   1234 kB" line of /proc/self/status, in bytes.
-    package static func statusField(_ name: String) -> Int {
+    static func statusField(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
             let kilobytes = line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) } ?? 0
@@ -30,7 +30,7 @@ public enum ProcessMemory {
 /// The resident-memory peak of one phase: exact when the phase raised the process peak (VmHWM), otherwise
 /// the highest of the RSS samples taken every 20 ms on a background thread, and the RSS at both ends.
 /// VmHWM is never reset (/proc/self/clear_refs "5" would also reset the ru_maxrss that `/usr/bin/time` reports).
-package final class PhaseMemorySampler: @unchecked Sendable {
+final class PhaseMemorySampler: @unchecked Sendable {
     private let lock = NSLock()
     private var highest: Int
     private var running = true
@@ -38,7 +38,7 @@ package final class PhaseMemorySampler: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// The sampling thread's name (as /proc/self/task/*/comm shows it).
-    package static let threadName = "navgraph-rss"
+    static let threadName = "navgraph-rss"
 
     package init() {
         startPeak = ProcessMemory.peakResidentBytes

@@ -3,9 +3,9 @@ import Foundation
 /// The `.traffic` file: a TrafficTable bound to the graph it was mapped onto, in the checksummed section format.
 public enum TrafficFile {
     /// The `traffic.meta` section.
-    package struct Metadata: Codable {
-        package var graphCreatedAt: String
-        package var graphEdgeCount: Int
+    struct Metadata: Codable {
+        var graphCreatedAt: String
+        var graphEdgeCount: Int
         package var slotKind: TrafficTable.SlotKind
         package var rowsRead: Int
         package var unknownPairs: Int

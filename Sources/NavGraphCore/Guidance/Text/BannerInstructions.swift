@@ -101,7 +101,7 @@ extension PhrasebookNarrator {
     }
 
     /// An OSRM lane indication in the Mapbox `LaneIndication` vocabulary (merges become slight turns).
-    package static func laneDirection(_ indication: String) -> String {
+    static func laneDirection(_ indication: String) -> String {
         switch indication {
         case "sharp right", "right", "slight right", "straight", "slight left", "left", "sharp left", "uturn", "none": indication
         case "merge to left", "slide left": "slight left"
@@ -112,7 +112,7 @@ extension PhrasebookNarrator {
         }
     }
 
-    package func destinationList(_ step: GuidanceStep) -> [String] {
+    func destinationList(_ step: GuidanceStep) -> [String] {
         TextPieces.list(step.destinations)
     }
 

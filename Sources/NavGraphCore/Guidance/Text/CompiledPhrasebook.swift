@@ -3,14 +3,14 @@
 /// Immutable; the narrator reads it from any thread.
 package final class CompiledPhrasebook: Sendable {
     /// The slots of a maneuver template, in `maneuverKeys` order.
-    package enum Slot: Int, CaseIterable {
+    enum Slot: Int, CaseIterable {
         case road, destination, exit, ordinal, rotary, side, direction, modifier
     }
     package static let maneuverKeys = ["road", "destination", "exit", "ordinal", "rotary", "side", "direction", "modifier"]
 
     /// The maneuver types with entries: the wire types, then `ferry`.
     package static let types = ManeuverType.allCases.map(\.rawValue) + ["ferry"]
-    package static let ferryType = ManeuverType.allCases.count
+    static let ferryType = ManeuverType.allCases.count
     /// Every subkey the narrator asks for: default, the modifiers, the arrival sides, the notices.
     package static let subkeys = ["default", "straight", "left", "right"]
         + ManeuverModifier.allCases.map(\.rawValue).filter { !["straight", "left", "right"].contains($0) }
@@ -33,7 +33,7 @@ package final class CompiledPhrasebook: Sendable {
     package static let subkeyOfModifier = ManeuverModifier.allCases.map { subkeys.firstIndex(of: $0.rawValue) ?? 0 }
     /// The notices in `PhrasebookNarrator.noticeNumber` order, and their subkey numbers.
     package static let notices: [GuidanceNotice] = [.tollRoad, .ferry, .leavingFerry, .pushBike, .rideBike]
-    package static let subkeyOfNotice = notices.map { subkeys.firstIndex(of: $0.rawValue) ?? 0 }
+    static let subkeyOfNotice = notices.map { subkeys.firstIndex(of: $0.rawValue) ?? 0 }
 
     /// `maneuvers[type][subkey]` exists (`Phrasebook.hasEntry`), by `type * subkeys.count + subkey`.
     private let present: ContiguousArray<Bool>
@@ -54,11 +54,11 @@ package final class CompiledPhrasebook: Sendable {
     private static let ordinalLimit = 32
 
     /// Phrases: `ref_separator`, `destination_separator`, `unnamed_<class>` by `RoadClass.rawValue`.
-    package let refSeparator: String
-    package let destinationSeparator: String
+    let refSeparator: String
+    let destinationSeparator: String
     package let unnamed: ContiguousArray<ContiguousArray<UInt8>?>
     /// `name_and_ref` (slots name, ref), `then` (instruction, next), `in_distance` (distance, instruction).
-    package let nameAndRef: CompiledTemplate
+    let nameAndRef: CompiledTemplate
     package let then: CompiledTemplate
     package let inDistance: CompiledTemplate
 
@@ -67,7 +67,7 @@ package final class CompiledPhrasebook: Sendable {
     private let words: SpokenDistance.Words
 
     /// Compiles the parts of a phrasebook (`Phrasebook`'s properties of the same names).
-    package init(maneuvers: [String: [String: [String: String]]], phrases: [String: String], directions: [String: String],
+    init(maneuvers: [String: [String: [String: String]]], phrases: [String: String], directions: [String: String],
                  modifiers: [String: String], sides: [String: String], ordinals: [Int: String], words: SpokenDistance.Words) {
         let typeCount = Self.types.count, subkeyCount = Self.subkeys.count
         var present = ContiguousArray<Bool>(repeating: false, count: typeCount * subkeyCount)
@@ -142,7 +142,7 @@ package final class CompiledPhrasebook: Sendable {
     }
 
     /// Appends the words of a spoken distance; returns their range.
-    package func appendDistance(_ phrase: SpokenDistance.Phrase, to arena: TextArena) -> Range<Int> {
+    func appendDistance(_ phrase: SpokenDistance.Phrase, to arena: TextArena) -> Range<Int> {
         switch phrase {
         case .meters(let n) where n % 10 == 0: if let r = meters.append(n / 10, to: arena) { return r }
         case .feet(let n) where n % 10 == 0: if let r = feet.append(n / 10, to: arena) { return r }
@@ -155,7 +155,7 @@ package final class CompiledPhrasebook: Sendable {
     }
 
     /// The words of a spoken distance as a String.
-    package func distanceText(_ phrase: SpokenDistance.Phrase) -> String {
+    func distanceText(_ phrase: SpokenDistance.Phrase) -> String {
         let arena = TextArena(capacity: 64)
         return arena.string(appendDistance(phrase, to: arena))
     }

@@ -6,14 +6,14 @@
 /// meets a value, at the ends, and inside the values.
 package struct CompiledTemplate: Sendable {
     /// One run: a literal `bytes[start..<end]` when `slot < 0`, else the value of slot `slot`.
-    package struct Piece: Sendable {
+    struct Piece: Sendable {
         package let start: Int32, end: Int32, slot: Int32
         /// For a literal: it begins or ends with two or more spaces (left as they are, for the fill to collapse).
-        package let doubleSpaceAtEdge: Bool
+        let doubleSpaceAtEdge: Bool
     }
 
     package let bytes: ContiguousArray<UInt8>
-    package let pieces: ContiguousArray<Piece>
+    let pieces: ContiguousArray<Piece>
     /// Bit `1 << slot` for each slot the template uses.
     package let usedSlots: UInt32
     /// The template as written in the phrasebook.
@@ -133,7 +133,7 @@ extension TextArena {
     }
 
     /// Whether two spaces follow each other in `range`.
-    @inline(__always) package func hasDoubleSpace(_ range: Range<Int>) -> Bool {
+    @inline(__always) func hasDoubleSpace(_ range: Range<Int>) -> Bool {
         var i = range.lowerBound + 1
         while i < range.upperBound {
             if self[i] == 0x20 && self[i - 1] == 0x20 { return true }
@@ -145,7 +145,7 @@ extension TextArena {
     /// `TextPieces.collapsedSpaces` on the bytes from `start` to the end, in place. Bytewise when every space in
     /// them stands between ASCII bytes (then each space is a Character of its own); otherwise through the String
     /// function itself, as a space next to a combining mark or prepended letter may belong to a larger Character.
-    package func collapseSpaces(from start: Int) {
+    func collapseSpaces(from start: Int) {
         var i = start
         while i < count {
             if self[i] == 0x20 && ((i > start && self[i - 1] >= 0x80) || (i + 1 < count && self[i + 1] >= 0x80)) {

@@ -25,11 +25,11 @@ public struct Phrasebook: Sendable {
     package let compiled: CompiledPhrasebook
 
     package static let requiredDirections = ["north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest"]
-    package static let requiredPhrases = ["name_and_ref", "ref_separator", "destination_separator", "in_distance", "then", "exit"]
-    package static let requiredDistances = ["meters", "kilometer_one", "kilometers", "feet", "mile_quarter", "mile_half",
+    static let requiredPhrases = ["name_and_ref", "ref_separator", "destination_separator", "in_distance", "then", "exit"]
+    static let requiredDistances = ["meters", "kilometer_one", "kilometers", "feet", "mile_quarter", "mile_half",
                                     "mile_three_quarters", "mile_one", "miles"]
     /// Maneuver types with an entry of their own: every wire type, and `ferry` for the ferry mode.
-    package static let requiredManeuvers = ManeuverType.allCases.map(\.rawValue) + ["ferry"]
+    static let requiredManeuvers = ManeuverType.allCases.map(\.rawValue) + ["ferry"]
 
     /// Parses and checks one phrasebook file; `source` names it in errors.
     public init(json data: Data, locale: String, source: String) throws {
@@ -145,7 +145,7 @@ public struct Phrasebook: Sendable {
     }
 
     /// The file tag to use for `requested` among those `exists` accepts: "pt-BR" → "pt-br" or "pt", "xx" → "en".
-    package static func resolve(locale requested: String, exists: (String) -> Bool) -> String {
+    static func resolve(locale requested: String, exists: (String) -> Bool) -> String {
         let normalized = requested.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: "_", with: "-")
         var parts = normalized.split(separator: "-").map(String.init).filter { !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } }
         while !parts.isEmpty {

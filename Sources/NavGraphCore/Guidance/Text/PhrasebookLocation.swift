@@ -7,9 +7,9 @@ import Foundation
 /// stops the process when that bundle is missing (a binary copied elsewhere), so the directory is looked up here
 /// instead, in this order: `$NAVGRAPH_PHRASEBOOK_DIR`; the resource bundle beside the executable (Linux and
 /// macOS layouts); the package's source tree (a development build run from anywhere).
-package enum PhrasebookLocation {
-    package static let environmentVariable = "NAVGRAPH_PHRASEBOOK_DIR"
-    package static let bundleName = "navgraph_NavGraphCore"
+enum PhrasebookLocation {
+    static let environmentVariable = "NAVGRAPH_PHRASEBOOK_DIR"
+    static let bundleName = "navgraph_NavGraphCore"
 
     /// `directory()` as found once per process.
     package static let found: (url: URL?, searched: [String]) = directory()
@@ -21,7 +21,7 @@ package enum PhrasebookLocation {
         return (found, candidates.map(\.path))
     }
 
-    package static func candidateDirectories() -> [URL] {
+    static func candidateDirectories() -> [URL] {
         var result: [URL] = []
         if let dir = ProcessInfo.processInfo.environment[environmentVariable], !dir.isEmpty {
             result.append(URL(fileURLWithPath: dir, isDirectory: true))

@@ -28,7 +28,7 @@ public struct PhrasebookNarrator: StepNarrator {
     }
 
     /// `capitalized(phrase(step, upcoming: false))`: the step's instruction.
-    package func capitalizedPhrase(_ step: GuidanceStep) -> String {
+    func capitalizedPhrase(_ step: GuidanceStep) -> String {
         let arena = TextArena.take()
         defer { TextArena.give(arena) }
         return arena.capitalizedString(writePhrase(step, upcoming: false, arena))
@@ -44,7 +44,7 @@ public struct PhrasebookNarrator: StepNarrator {
     }
 
     /// `phrase(step, upcoming:)` appended to `arena` from the compiled templates; returns its range.
-    package func writePhrase(_ step: GuidanceStep, upcoming: Bool, _ arena: TextArena) -> Range<Int> {
+    func writePhrase(_ step: GuidanceStep, upcoming: Bool, _ arena: TextArena) -> Range<Int> {
         typealias C = CompiledPhrasebook
         let compiled = book.compiled
         let m = step.maneuver
@@ -143,7 +143,7 @@ public struct PhrasebookNarrator: StepNarrator {
     }
 
     /// `roadText(step)` appended to `arena`; returns its range.
-    package func writeRoad(_ step: GuidanceStep, _ arena: TextArena) -> Range<Int> {
+    func writeRoad(_ step: GuidanceStep, _ arena: TextArena) -> Range<Int> {
         let compiled = book.compiled
         let name = arena.appendTrimmed(step.name)
         let refs = arena.appendList(step.ref, separator: compiled.refSeparator)
@@ -168,7 +168,7 @@ public struct PhrasebookNarrator: StepNarrator {
         return arena.string(writeRoad(step, arena))
     }
 
-    package func refList(_ step: GuidanceStep) -> [String] {
+    func refList(_ step: GuidanceStep) -> [String] {
         TextPieces.list(step.ref)
     }
 

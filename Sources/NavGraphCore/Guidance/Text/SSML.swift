@@ -19,7 +19,7 @@ package enum SSML {
 
     /// The byte offset of the first occurrence of `word` that starts after a space, "(" or the start and ends before
     /// a space, ",", ".", ")", "<" or the end: never inside an entity (`&amp;`) or a tag inserted before.
-    package static func wordStart(of word: [UInt8], in text: [UInt8]) -> Int? {
+    static func wordStart(of word: [UInt8], in text: [UInt8]) -> Int? {
         var from = 0
         while let start = find(word, in: text, from: from) {
             let before = start == 0 ? UInt8(ascii: " ") : text[start - 1]

@@ -94,7 +94,7 @@ extension SSML {
     }
 
     /// `wordStart(of:in:)` over buffers.
-    package static func wordStart(of word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func wordStart(of word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>) -> Int? {
         var from = 0
         while let start = find(word, in: text, from: from) {
             let before = start == 0 ? UInt8(ascii: " ") : text[start - 1]

@@ -11,7 +11,7 @@ package struct SpokenDistance: Equatable {
     package static let metresPerFoot = 0.3048
 
     /// Which words a rounded distance takes, with their number; the phrasebook's compiled tables hold the text.
-    package enum Phrase: Hashable, Sendable {
+    enum Phrase: Hashable, Sendable {
         /// "{count} metres" (`count` a multiple of 10 below 1000).
         case meters(Int)
         /// Tenths of a kilometre: 10 is `kilometer_one`, else "{count} kilometres" with one decimal or none.
@@ -25,12 +25,12 @@ package struct SpokenDistance: Equatable {
     }
 
     /// The fractions of a mile that have words of their own: below `limit` miles, `miles` is said by `key`.
-    package static let mileFractions: [(limit: Double, miles: Double, key: String)] = [
+    static let mileFractions: [(limit: Double, miles: Double, key: String)] = [
         (0.375, 0.25, "mile_quarter"), (0.625, 0.5, "mile_half"), (0.875, 0.75, "mile_three_quarters"), (1.25, 1, "mile_one"),
     ]
 
     /// What the distance phrases are made of: `Phrasebook.distances` and the number separators.
-    package struct Words: Sendable {
+    struct Words: Sendable {
         package let distances: [String: String]
         package let decimalSeparator: String
         package let thousandsSeparator: String
@@ -47,7 +47,7 @@ package struct SpokenDistance: Equatable {
     private init(text: String, roundedMeters: Double) { self.text = text; self.roundedMeters = roundedMeters }
 
     /// The words `meters` is said with and the distance they stand for.
-    package static func spoken(meters: Double, units: DistanceUnits) -> (phrase: Phrase, roundedMeters: Double) {
+    static func spoken(meters: Double, units: DistanceUnits) -> (phrase: Phrase, roundedMeters: Double) {
         let meters = min(max(0, meters.isFinite ? meters : 0), 1e9)
         switch units {
         case .metric: return metric(meters)
@@ -82,7 +82,7 @@ package struct SpokenDistance: Equatable {
     }
 
     /// The words of `phrase` in `book`, worked out from its templates (the compiled tables are filled from this).
-    package static func text(_ phrase: Phrase, _ book: Words) -> String {
+    static func text(_ phrase: Phrase, _ book: Words) -> String {
         switch phrase {
         case .meters(let n):
             return fill(book.distances["meters"], count: number(Double(n), decimals: 0, book))
@@ -108,7 +108,7 @@ package struct SpokenDistance: Equatable {
     }
 
     /// `value` with the phrasebook's separators: "1,000" / "1.000", "1.5" / "1,5".
-    package static func number(_ value: Double, decimals: Int, _ book: Words) -> String {
+    static func number(_ value: Double, decimals: Int, _ book: Words) -> String {
         let scaled = Int((value * (decimals == 0 ? 1 : 10)).rounded())
         let whole = decimals == 0 ? scaled : scaled / 10
         var digits = String(whole)

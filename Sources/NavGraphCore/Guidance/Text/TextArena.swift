@@ -15,7 +15,7 @@ package final class TextArena {
     @exclusivity(unchecked) package var ssml = ContiguousArray<UInt8>()
 
     /// Arenas that grew past this many bytes are not kept for the thread (one pathological route does not pin memory).
-    package static let keptCapacity = 1 << 18
+    static let keptCapacity = 1 << 18
 
     package init(capacity: Int = 4096) {
         self.capacity = max(64, capacity)
@@ -104,7 +104,7 @@ package final class TextArena {
 
     /// Appends a copy of this arena's own `range`; returns where the copy landed.
     @discardableResult @inline(__always)
-    package func appendCopy(_ range: Range<Int>) -> Range<Int> {
+    func appendCopy(_ range: Range<Int>) -> Range<Int> {
         let start = count
         guard !range.isEmpty else { return start..<start }
         reserve(range.count) // may move the storage: read from `base` only afterwards
@@ -114,7 +114,7 @@ package final class TextArena {
     }
 
     /// Replaces the bytes from `offset` to the end with `text`'s (used by the exact, rare String fallbacks).
-    package func replaceTail(from offset: Int, with text: String) -> Range<Int> {
+    func replaceTail(from offset: Int, with text: String) -> Range<Int> {
         truncate(to: offset)
         return append(text)
     }
