@@ -65,8 +65,10 @@ let package = Package(
             path: "Sources/NavGraphImport"
         ),
         // --- Server: libmicrohttpd.
-        // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper.
-        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // libmicrohttpd (Debian's libmicrohttpd-dev) behind a non-variadic C wrapper, with gzip responses by ISA-L's igzip
+        // (Debian's libisal-dev) for clients that accept them.
+        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD",
+                linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("isal")]),
         .target(
             name: "NavGraphServer",
             dependencies: ["NavGraphCore", "CMicroHTTPD"],

@@ -77,10 +77,11 @@ print(f"{float(qps.group(1)) if qps else float('nan'):.1f} {ms('50'):.3f} {ms('9
 PYEOF
 }
 
-# body_bytes PORT LIST [N]: mean response body bytes over the list's first N (50) requests.
+# body_bytes PORT LIST [N]: mean response body bytes over the list's first N (50) requests, as sent (compressed when
+# ACCEPT_ENCODING is set and the server compresses).
 body_bytes() {
   head -"${3:-50}" "$WORK/$2.txt" | while read -r path; do
-    curl -s -o /dev/null -w '%{size_download}\n' "http://127.0.0.1:$1$path"
+    curl -s -o /dev/null -H "Accept-Encoding: ${ACCEPT_ENCODING:-identity}" -w '%{size_download}\n' "http://127.0.0.1:$1$path"
   done | awk '{ s += $1; n++ } END { printf "%.0f\n", n ? s / n : 0 }'
 }
 

@@ -1,7 +1,10 @@
 -- wrk script: cycles through the request paths in the file named by env REQUESTS (one path per line),
 -- each thread starting at a different offset so threads do not send the same request at once.
+-- With env ACCEPT_ENCODING, every request carries that Accept-Encoding header (as the SDKs' HTTP stacks send one).
 local paths = {}
 local index = 0
+local encoding = os.getenv("ACCEPT_ENCODING")
+if encoding and #encoding > 0 then wrk.headers["Accept-Encoding"] = encoding end
 
 function init(args)
   local file = assert(io.open(os.getenv("REQUESTS"), "r"))

@@ -6,6 +6,8 @@
 #   osrm_steps osrm-ch   /route/v1/driving/...?steps=true&annotations=duration,distance,speed  (closest OSRM request)
 #   osrm_steps navgraph  the same OSRM request
 #   full       both      /route/v1/driving/...?overview=full&geometries=polyline6
+#   sdk_gzip, osrm_steps_gzip: sdk and osrm_steps with the header the SDKs' HTTP stacks send (URLSession's
+#              `Accept-Encoding: gzip, deflate, br`); each server compresses as it does for such a client
 #
 # Usage: Benchmarks/server_sdk_bench.sh [EXTRACT] [SECONDS]   (default milan, 5 s per case)
 #   THREADS=2 (server workers and wrk threads) CONNECTIONS=4 ROUNDS=5 PAIRS=1000 SEED=12 TAG= (suffix of the result file)
@@ -45,18 +47,24 @@ SDK_QUERY="alternatives=false&continue_straight=true&geometries=polyline6&overvi
 write_list sdk /directions/v5/mapbox/driving-traffic/ "$SDK_QUERY"
 write_list osrm_steps /route/v1/driving/ "steps=true&annotations=duration,distance,speed"
 write_list full /route/v1/driving/ "overview=full&geometries=polyline6"
+cp "$WORK/sdk.txt" "$WORK/sdk_gzip.txt"
+cp "$WORK/osrm_steps.txt" "$WORK/osrm_steps_gzip.txt"
+SDK_ENCODING="gzip, deflate, br"
 
-CASES=("navgraph sdk" "osrm-ch osrm_steps" "navgraph osrm_steps" "navgraph full" "osrm-ch full")
+CASES=("navgraph sdk" "osrm-ch osrm_steps" "navgraph osrm_steps" "navgraph full" "osrm-ch full"
+       "navgraph sdk_gzip" "osrm-ch osrm_steps_gzip" "navgraph osrm_steps_gzip")
 [ -n "${BASELINE:-}" ] && CASES=("navgraph sdk" "navgraph-base sdk" "osrm-ch osrm_steps" "navgraph osrm_steps" "navgraph-base osrm_steps"
-                                 "navgraph full" "navgraph-base full" "osrm-ch full")
+                                 "navgraph full" "navgraph-base full" "osrm-ch full"
+                                 "navgraph sdk_gzip" "navgraph-base sdk_gzip" "osrm-ch osrm_steps_gzip" "navgraph osrm_steps_gzip")
+encoding_of() { case "$1" in *_gzip) echo "$SDK_ENCODING" ;; *) echo "" ;; esac; }
 for case in "${CASES[@]}"; do
   set -- $case
-  echo "$1 $2 bytes $(body_bytes "${PORTS[$1]}" "$2")" | tee -a "$RESULT" >&2
+  echo "$1 $2 bytes $(ACCEPT_ENCODING="$(encoding_of "$2")" body_bytes "${PORTS[$1]}" "$2")" | tee -a "$RESULT" >&2
 done
 for round in $(seq 1 "$ROUNDS"); do
   for case in "${CASES[@]}"; do
     set -- $case
-    echo "$1 $2 $(run_case "$1" "${PORTS[$1]}" "$2" "${PIDS[$1]}")" | tee -a "$RESULT" >&2
+    echo "$1 $2 $(ACCEPT_ENCODING="$(encoding_of "$2")" run_case "$1" "${PORTS[$1]}" "$2" "${PIDS[$1]}")" | tee -a "$RESULT" >&2
   done
 done
 
@@ -74,17 +82,21 @@ print(f"# navgraph serve at the navigation SDK's request vs osrm-routed CH on {e
 print(f"wrk {threads} threads, {connections} connections, {seconds} s per case, {rounds} interleaved rounds (medians); both servers "
       f"side by side with {threads} worker threads; the pairs of {pairs} from Tools/make_pairs.py that both servers route; bytes: mean body of the first 50 requests. "
       "Ratios are navgraph / osrm-routed CH: for `sdk` and `osrm_steps` against CH at `osrm_steps` (the closest request OSRM "
-      "supports), for `full` against CH at `full`. CPU ms/req: the server process's user + system CPU time per answered "
+      "supports), for `full` against CH at `full`, and for the `_gzip` cases (each request with `Accept-Encoding: gzip, deflate, br`, "
+      "the header the SDKs' HTTP stacks send; bytes are then as sent) against CH at `osrm_steps_gzip`. CPU ms/req: the server process's user + system CPU time per answered "
       "request (all its threads; wrk's excluded), which other processes on the machine hardly move, unlike QPS and p99. "
       "One run of Benchmarks/server_sdk_bench.sh.\n")
 print("| case | server | request | QPS | p50 ms | p99 ms | CPU ms/req | bytes | non-2xx | QPS / CH | p99 / CH | CPU/req / CH |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 requests = {"sdk": "Mapbox v5, the SDK's full query", "osrm_steps": "steps=true&annotations=duration,distance,speed",
-            "full": "overview=full&geometries=polyline6"}
+            "full": "overview=full&geometries=polyline6", "sdk_gzip": "the SDK's full query, Accept-Encoding gzip",
+            "osrm_steps_gzip": "osrm_steps, Accept-Encoding gzip"}
+def reference(case):
+    return med.get(("osrm-ch", "full" if case == "full" else "osrm_steps_gzip" if case.endswith("_gzip") else "osrm_steps"))
 labels = {("navgraph", "sdk"): "(a)", ("osrm-ch", "osrm_steps"): "(b)", ("navgraph", "osrm_steps"): "(c)",
           ("navgraph", "full"): "(d)", ("osrm-ch", "full"): "(d)"}
 for (server, case), (qps, p50, p99, bad, _, cpu) in med.items():
-    ref = med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
+    ref = reference(case)
     ratio = f"{qps / ref[0]:.2f}x" if ref and ref[0] > 0 else "-"
     pr = f"{p99 / ref[2]:.2f}x" if ref and ref[2] > 0 else "-"
     cr = f"{cpu / ref[5]:.2f}x" if ref and ref[5] > 0 else "-"
@@ -96,10 +108,12 @@ for case in requests:
                            f"p99 {new[2] / base[2]:.3f}x, CPU ms/req {new[5] / base[5]:.3f}x", end="")
 print()
 def target(case, qps_goal, p99_goal):
-    r, ref = med.get(("navgraph", case)), med.get(("osrm-ch", "full" if case == "full" else "osrm_steps"))
+    r, ref = med.get(("navgraph", case)), reference(case)
     if not r or not ref: return "-"
     ok = r[0] / ref[0] >= qps_goal and (p99_goal is None or r[2] / ref[2] <= p99_goal)
     return ("met" if ok else "not met") + f" (QPS {r[0] / ref[0]:.2f}x" + (f", p99 {r[2] / ref[2]:.2f}x)" if p99_goal else ")")
 print("\nTargets (issue #41): full SDK request >= 2x CH's QPS at the closest request with p99 <= 0.5x: "
-      f"{target('sdk', 2, 0.5)}; OSRM's own request, same: {target('osrm_steps', 2, 0.5)}; plain overview=full >= 2x: {target('full', 2, None)}.")
+      f"{target('sdk', 2, 0.5)}; OSRM's own request, same: {target('osrm_steps', 2, 0.5)}; plain overview=full >= 2x: {target('full', 2, None)}. "
+      f"With the SDKs' Accept-Encoding (both servers compressing): SDK request {target('sdk_gzip', 2, 0.5)}; "
+      f"OSRM's own request {target('osrm_steps_gzip', 2, 0.5)}.")
 PYEOF

@@ -1,12 +1,15 @@
 #include "microhttpd_shim.h"
 #include <microhttpd.h>
+#include <isa-l/igzip_lib.h>
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -142,6 +145,63 @@ static void completed(void *cls, struct MHD_Connection *connection, void **req_c
     *req_cls = NULL;
 }
 
+/// Bodies below this many bytes are sent as they are: compressing them saves too little.
+#define NGH_GZIP_MINIMUM 1024
+
+/// Whether an Accept-Encoding value admits gzip: a `gzip` or `x-gzip` coding (any case) whose `q` is not 0.
+int ngh_accepts_gzip(const char *value) {
+    if (!value) return 0;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',') p++;
+        const char *name = p;
+        while (*p && *p != ',' && *p != ';' && *p != ' ' && *p != '\t') p++;
+        size_t length = (size_t)(p - name);
+        int gzip = (length == 4 && strncasecmp(name, "gzip", 4) == 0) || (length == 6 && strncasecmp(name, "x-gzip", 6) == 0);
+        double q = 1;
+        while (*p && *p != ',') {  // parameters: only q matters
+            if (*p == ';') {
+                p++;
+                while (*p == ' ' || *p == '\t') p++;
+                if ((p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+                    char *end = NULL;
+                    q = strtod(p + 2, &end);
+                    if (end == p + 2) q = 1;
+                    p = end > p ? end : p + 2;
+                    continue;
+                }
+            }
+            p++;
+        }
+        if (gzip && q > 0) return 1;
+    }
+    return 0;
+}
+
+/// `length` bytes gzip-compressed by ISA-L (level 1, one shot) into a new malloc'd buffer, or NULL when the result
+/// would not be smaller (or compression fails).
+char *ngh_gzip(const char *body, size_t length, size_t *compressed_length) {
+    if (!body || length == 0 || length > UINT32_MAX) return NULL;
+    uint8_t *out = malloc(length);
+    if (!out) return NULL;
+    struct isal_zstream stream;
+    isal_deflate_stateless_init(&stream);
+    stream.level = 1;
+    stream.gzip_flag = IGZIP_GZIP;
+    stream.end_of_stream = 1;
+    stream.flush = NO_FLUSH;
+    stream.next_in = (uint8_t *)body;
+    stream.avail_in = (uint32_t)length;
+    stream.next_out = out;
+    stream.avail_out = (uint32_t)length;
+    if (isal_deflate_stateless(&stream) != COMP_OK || stream.total_out >= length) {
+        free(out);
+        return NULL;
+    }
+    *compressed_length = stream.total_out;
+    return (char *)out;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **req_cls) {
     (void)version;
@@ -203,6 +263,21 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
         entry->busy_since = now_seconds();
         pthread_mutex_unlock(&daemon->lock);
     }
+    // Compressed when the client asks for gzip (the navigation SDKs' HTTP stacks always do) and it pays.
+    int compressible = response.body && response.body_length >= NGH_GZIP_MINIMUM;
+    int compressed = 0;
+    if (compressible && ngh_accepts_gzip(MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING))) {
+        size_t length = 0;
+        char *packed = ngh_gzip(response.body, response.body_length, &length);
+        if (packed) {
+            if (response.release) response.release(response.owner); else free(response.body);
+            response.body = packed;
+            response.body_length = length;
+            response.release = NULL;
+            response.owner = NULL;
+            compressed = 1;
+        }
+    }
     struct MHD_Response *reply;
     if (response.body && response.release) {
         reply = MHD_create_response_from_buffer_with_free_callback_cls(response.body_length, response.body, response.release,
@@ -216,6 +291,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
     if (reply) {
         MHD_add_response_header(reply, "Content-Type", response.content_type ? response.content_type : "text/plain");
         MHD_add_response_header(reply, "Access-Control-Allow-Origin", "*");
+        if (compressible) MHD_add_response_header(reply, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+        if (compressed) MHD_add_response_header(reply, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
         result = MHD_queue_response(connection, (unsigned)response.status, reply);
         MHD_destroy_response(reply);
     } else if (response.release) {

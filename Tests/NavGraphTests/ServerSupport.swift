@@ -38,6 +38,11 @@ enum RawHTTP {
 
     /// Reads until the peer closes (or the timeout), then parses status and body; nil when nothing came back.
     static func readResponse(_ fd: Int32) -> (status: Int, body: Data)? {
+        readExchange(fd).map { ($0.status, $0.body) }
+    }
+
+    /// `readResponse` with the response's header lines (before the blank line) as well.
+    static func readExchange(_ fd: Int32) -> (status: Int, head: String, body: Data)? {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -50,17 +55,25 @@ enum RawHTTP {
         let statusLine = head.split(separator: "\r\n").first.map(String.init) ?? ""
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
-        return (status, Data(data[headerEnd.upperBound...]))
+        return (status, head, Data(data[headerEnd.upperBound...]))
     }
 
     /// One request on its own connection (Connection: close).
     static func request(port: Int, method: String = "GET", target: String, body: Data = Data()) throws -> (status: Int, body: Data) {
+        let response = try exchange(port: port, method: method, target: target, body: body)
+        return (response.status, response.body)
+    }
+
+    /// `request` with extra header lines (`Name: value`), answering the response's header lines too.
+    static func exchange(port: Int, method: String = "GET", target: String, headers: [String] = [],
+                         body: Data = Data()) throws -> (status: Int, head: String, body: Data) {
         let fd = try connect(port: port)
         defer { close(fd) }
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         send(fd, Array((head + "\r\n").utf8) + Array(body))
-        guard let response = readResponse(fd) else { throw NavGraphError("no HTTP response to \(method) \(target)") }
+        guard let response = readExchange(fd) else { throw NavGraphError("no HTTP response to \(method) \(target)") }
         return response
     }
 

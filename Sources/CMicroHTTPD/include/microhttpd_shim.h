@@ -38,6 +38,11 @@ typedef struct ngh_daemon ngh_daemon;
 ngh_daemon *ngh_start(const char *host, uint16_t port, unsigned threads, size_t connection_memory_limit,
                       unsigned connection_timeout_seconds, unsigned connection_limit, size_t max_body,
                       ngh_handler handler, void *context, char *error, size_t error_length);
+/// Whether an Accept-Encoding header value admits gzip (a `gzip` or `x-gzip` coding whose q is not 0); 0 for NULL.
+int ngh_accepts_gzip(const char *value);
+/// `length` bytes gzip-compressed (ISA-L igzip, level 1) into a new malloc'd buffer, or NULL when that would not be
+/// smaller; the caller frees it.
+char *ngh_gzip(const char *body, size_t length, size_t *compressed_length);
 /// The bound port.
 uint16_t ngh_port(ngh_daemon *daemon);
 /// Stops accepting new connections; connections already open are still served.
