@@ -339,3 +339,14 @@ import Testing
         #expect(steps.first?.name == "Island Ferry")
     }
 }
+
+extension DrawnMap {
+    /// Routes by car from `a` to `b` and returns the steps of the single leg (as `GuidanceJunctionTests.Sketch.steps`).
+    func steps(from a: Coordinate, to b: Coordinate) throws -> [GuidanceStep] {
+        let router = Router(graph: graph)
+        var response = try router.route([a, b])
+        router.addSteps(to: &response)
+        guard let leg = response.routes.first?.legs.first else { throw NavGraphError("no route from \(a) to \(b)") }
+        return leg.steps
+    }
+}

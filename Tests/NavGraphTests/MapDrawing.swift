@@ -9,7 +9,8 @@ import Foundation
 /// Every letter or digit of the drawing is an OSM node; every other character (`-`, `|`, `/`, spaces) is only
 /// there for the reader. Characters lie on a square grid of `gridMetres` (10 m by default) in both directions:
 /// one column east is `gridMetres` east, one line down is `gridMetres` south (so a drawing looks stretched
-/// north-south in a monospaced font). The top-left character sits at `origin`. Ways are strings of node letters
+/// north-south in a monospaced font). The top-left character sits at `origin`, or the letter `anchor` when given
+/// (so a map can keep the coordinates of one built from metre offsets around a point). Ways are strings of node letters
 /// in order, each with its OSM tags; the nodes of a way need not be joined by drawn lines, but should be.
 ///
 ///     let map = try MapDrawing("""
@@ -36,19 +37,28 @@ struct MapDrawing {
     static let metresPerDegree = 111_195.0
 
     /// Reads the drawing; `ways` are node-letter strings with their tags (way ids 1, 2, ... in this order);
-    /// `nodeTags` tag drawn nodes (a barrier, a signal).
+    /// `nodeTags` tag drawn nodes (a barrier, a signal); `anchor`, when given, is the letter placed at `origin`.
     init(_ drawing: String, gridMetres: Double = 10, origin: Coordinate = Coordinate(lat: 45.0, lon: 7.0),
-         ways: [(nodes: String, tags: [String: String])], nodeTags: [Character: [String: String]] = [:]) throws {
+         anchor: Character? = nil, ways: [(nodes: String, tags: [String: String])],
+         nodeTags: [Character: [String: String]] = [:]) throws {
         self.gridMetres = gridMetres
-        var coordinates: [Character: Coordinate] = [:]
-        let longitudeMetres = Self.metresPerDegree * cos(origin.lat * Double.pi / 180)
+        var cells: [Character: (row: Int, column: Int)] = [:]
         for (row, line) in drawing.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             for (column, character) in line.enumerated() where character.isLetter || character.isNumber {
                 guard character.isASCII else { throw NavGraphError("map drawing: '\(character)' is not an ASCII letter or digit") }
-                guard coordinates[character] == nil else { throw NavGraphError("map drawing: node '\(character)' is drawn twice") }
-                coordinates[character] = Coordinate(lat: origin.lat - Double(row) * gridMetres / Self.metresPerDegree,
-                                                    lon: origin.lon + Double(column) * gridMetres / longitudeMetres)
+                guard cells[character] == nil else { throw NavGraphError("map drawing: node '\(character)' is drawn twice") }
+                cells[character] = (row, column)
             }
+        }
+        var anchorCell = (row: 0, column: 0)
+        if let anchor {
+            guard let cell = cells[anchor] else { throw NavGraphError("map drawing: anchor '\(anchor)' is not drawn") }
+            anchorCell = cell
+        }
+        let longitudeMetres = Self.metresPerDegree * cos(origin.lat * Double.pi / 180)
+        let coordinates = cells.mapValues { cell in
+            Coordinate(lat: origin.lat - Double(cell.row - anchorCell.row) * gridMetres / Self.metresPerDegree,
+                       lon: origin.lon + Double(cell.column - anchorCell.column) * gridMetres / longitudeMetres)
         }
         self.coordinates = coordinates
         osm.nodes = coordinates.keys.sorted().map { letter in
