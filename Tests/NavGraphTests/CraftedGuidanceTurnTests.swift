@@ -5,10 +5,27 @@ import Testing
 @testable import NavGraphOrder
 @testable import NavGraphServer
 
-/// Crafted junctions for OSRM's wording of end-of-road T junctions and of name changes. Maps are drawn north up;
-/// coordinates are metres east (x) and north (y) of 45.0 N, 7.0 E (see `GuidanceJunctionTests.Sketch`).
+/// Crafted junctions for OSRM's wording of end-of-road T junctions and of name changes. Maps are drawn north up
+/// with `MapDrawing` (see `drawing(_:ways:)`: one column or line is 62.5 m, C at 45.0 N, 7.0 E); maps whose nodes lie
+/// off that grid are still built from metres east (x) and north (y) of 45.0 N, 7.0 E (`GuidanceJunctionTests.Sketch`).
 @Suite struct CraftedGuidanceTurnTests {
     typealias Sketch = GuidanceJunctionTests.Sketch
+
+    /// A map of this suite: one column or line is 62.5 m, and C lies at 45.0 N, 7.0 E (the Sketch's origin).
+    static func drawing(_ drawing: String, ways: [(nodes: String, tags: [String: String])]) throws -> MapDrawing {
+        try MapDrawing(drawing, gridMetres: 62.5, anchor: "C", ways: ways)
+    }
+
+    /// The suite's drawings put each letter exactly where a Sketch puts the same metre offsets (the angles stay).
+    @Test func drawnLettersLieWhereTheSketchPutsThem() throws {
+        let map = try Self.tJunctionWithASideStreet(west: Self.road("West Street"))
+        let expected: [Character: (Double, Double)] = ["C": (0, 0), "W": (-250, 0), "E": (250, 0), "J": (0, -125),
+                                                       "X": (-250, -125), "S": (0, -250)]
+        for (letter, metres) in expected {
+            let drawn = try #require(map.coordinates[letter]), sketched = Sketch.coordinate(metres.0, metres.1)
+            #expect(drawn.lat == sketched.lat && drawn.lon == sketched.lon, "\(letter)")
+        }
+    }
 
     static func road(_ name: String?, _ highway: String = "residential") -> [String: String] {
         var tags = ["highway": highway]
@@ -16,61 +33,60 @@ import Testing
         return tags
     }
 
-    /// The T drawn below: the west branch tagged `west`, East Street, Stem Road from S, and Side Street joining it at J.
-    static func tJunctionWithASideStreet(west: [String: String]) -> Sketch {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
-        s.way([1, 2], west)
-        s.way([1, 3], road("East Street"))
-        s.way([4, 5, 1], road("Stem Road"))
-        s.way([6, 5], road("Side Street"))
-        return s
+    /// A T: the west branch C-W tagged `west`, East Street C-E, Stem Road from S, and Side Street joining it at J,
+    /// 125 m before C.
+    static func tJunctionWithASideStreet(west: [String: String]) throws -> MapDrawing {
+        try drawing("""
+            W---C---E
+                |
+            X---J
+                |
+                S
+            """, ways: [("CW", west), ("CE", road("East Street")), ("SJC", road("Stem Road")), ("XJ", road("Side Street"))])
     }
 
-    /// A T whose two branches have different names, with a side street joining the stem on the way:
-    ///
-    ///   W ------- C ------- E      West Street / East Street
-    ///             |
-    ///   X ------- J                Side Street joins Stem Road at J, 125 m before C
-    ///             |
-    ///             S                Stem Road
+    /// A T whose two branches have different names (West Street, East Street), with a side street joining the stem on
+    /// the way (`tJunctionWithASideStreet`).
     ///
     /// The stem ends at a road that runs both ways: `end of road` right (to E) and left (to W), whatever the
     /// branches are called. When the west branch is a service road, the stem meets only one other real road (OSRM
     /// v26's driveway junction): East Street is the way on whatever its angle, said as a `new name` right.
     @Test func tJunctionIsEndOfRoadUnlessABranchIsMinor() throws {
-        func sketch(westHighway: String) -> Sketch { Self.tJunctionWithASideStreet(west: Self.road("West Street", westHighway)) }
-        let right = GuidanceJunctionTests.middle(try sketch(westHighway: "residential").steps("crafted-eor-right", from: (0, -200), to: (200, 0)))
+        let map = try Self.tJunctionWithASideStreet(west: Self.road("West Street")).importGraph(named: "crafted-eor")
+        let right = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .endOfRoad)
         #expect(right.first?.maneuver.modifier == .right)
-        let left = GuidanceJunctionTests.middle(try sketch(westHighway: "residential").steps("crafted-eor-left", from: (0, -200), to: (-200, 0)))
+        let left = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("W", east: 50)))
         #expect(left.first?.maneuver.type == .endOfRoad)
         #expect(left.first?.maneuver.modifier == .left)
 
-        let minor = GuidanceJunctionTests.middle(try sketch(westHighway: "service").steps("crafted-eor-minor", from: (0, -200), to: (200, 0)))
+        let minorMap = try Self.tJunctionWithASideStreet(west: Self.road("West Street", "service"))
+            .importGraph(named: "crafted-eor-minor")
+        let minor = GuidanceJunctionTests.middle(
+            try minorMap.steps(from: minorMap.point("S", north: 50), to: minorMap.point("E", east: -50)))
         #expect(minor.count == 1)
         #expect(minor.first?.maneuver.type == .newName)
         #expect(minor.first?.maneuver.modifier == .right)
     }
 
-    /// An unnamed road goes straight on into Main Street at a crossing with Cross Street; Main Street starts here.
-    ///
-    ///             N   Main Street
-    ///             |
-    ///   W ------- C ------- E      Cross Street
-    ///             |
-    ///             S   (unnamed)
-    ///
-    /// Straight on with only the name changing is a `new name` (OSRM keeps `turn` for roads that run on through
-    /// the junction).
+    /// An unnamed road (S-C) goes straight on into Main Street (C-N) at a crossing with Cross Street (W-C-E); Main
+    /// Street starts here. Straight on with only the name changing is a `new name` (OSRM keeps `turn` for roads that
+    /// run on through the junction).
     @Test func straightOntoAStreetStartingHereIsANewName() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, 250); s.node(5, 0, -250)
-        s.way([2, 1, 3], Self.road("Cross Street"))
-        s.way([1, 4], Self.road("Main Street"))
-        s.way([5, 1], Self.road(nil))
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-new-name-at-crossing", from: (0, -200), to: (0, 200)))
+        let map = try Self.drawing("""
+                N
+                |
+                |
+                |
+            W---C---E
+                |
+                |
+                |
+                S
+            """, ways: [("WCE", Self.road("Cross Street")), ("CN", Self.road("Main Street")), ("SC", Self.road(nil))])
+            .importGraph(named: "crafted-new-name-at-crossing")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("N", north: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .newName)
         #expect(steps.first?.maneuver.modifier == .straight)
@@ -118,72 +134,69 @@ import Testing
         #expect(steps.first?.maneuver.modifier == .left)
     }
 
-    /// A primary road ends at a T where it goes on as a primary to the east, while a residential street leaves to
-    /// the west:
-    ///
-    ///   W ------- C ======= E      West Street (residential) / East Street (primary)
-    ///             ‖
-    ///             S                Stem Road (primary)
+    /// A primary road (Stem Road, S-C) ends at a T where it goes on as a primary to the east (East Street, C-E), while
+    /// a residential street (West Street, C-W) leaves to the west.
     ///
     /// The primary going on is the obvious way (OSRM's obvious-road check: much more important than the branch it
     /// leaves, and the class arrived on), so neither way is an `end of road`: both are plain turns.
     @Test func tJunctionWithTheMainRoadGoingOnIsATurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
-        s.way([1, 2], Self.road("West Street"))
-        s.way([1, 3], Self.road("East Street", "primary"))
-        s.way([4, 1], Self.road("Stem Road", "primary"))
-        let right = GuidanceJunctionTests.middle(try s.steps("crafted-t-main-right", from: (0, -200), to: (200, 0)))
+        let map = try Self.drawing("""
+            W---C===E
+                ‖
+                ‖
+                ‖
+                S
+            """, ways: [("CW", Self.road("West Street")), ("CE", Self.road("East Street", "primary")),
+                        ("SC", Self.road("Stem Road", "primary"))])
+            .importGraph(named: "crafted-t-main")
+        let right = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .turn)
         #expect(right.first?.maneuver.modifier == .right)
-        let left = GuidanceJunctionTests.middle(try s.steps("crafted-t-main-left", from: (0, -200), to: (-200, 0)))
+        let left = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("W", east: 50)))
         #expect(left.count == 1)
         #expect(left.first?.maneuver.type == .turn)
         #expect(left.first?.maneuver.modifier == .left)
     }
 
-    /// The stem of a T meets a public street going east and a private one going west:
-    ///
-    ///   W ------- C ------- E      Private Way (access=private) / East Street
-    ///             |
-    ///   X ------- J                Side Street joins Stem Road at J, 125 m before C
-    ///             |
-    ///             S                Stem Road
+    /// The stem of a T meets a public street going east and a private one going west (`tJunctionWithASideStreet`
+    /// with Private Way, `access=private`, as C-W).
     ///
     /// OSRM's car profile keeps private streets (as restricted roads), so the junction is still a T: `end of road`
     /// right, not a plain bend of the road.
     @Test func privateBranchStillMakesAnEndOfRoad() throws {
         var privateWay = Self.road("Private Way")
         privateWay["access"] = "private"
-        let s = Self.tJunctionWithASideStreet(west: privateWay)
-        let right = GuidanceJunctionTests.middle(try s.steps("crafted-eor-private", from: (0, -200), to: (200, 0)))
+        let map = try Self.tJunctionWithASideStreet(west: privateWay).importGraph(named: "crafted-eor-private")
+        let right = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .endOfRoad)
         #expect(right.first?.maneuver.modifier == .right)
     }
 
-    /// Close Lane bends left at C; Side Street starts there and goes straight on:
-    ///
-    ///             N   Side Street
-    ///             |
-    ///   W ------- C                Close Lane (S to C, then C to W)
-    ///             |
-    ///             S
+    /// Close Lane (S-C-W) bends left at C; Side Street (C-N) starts there and goes straight on.
     ///
     /// Side Street is the obvious way on (OSRM v26: the bend is much sharper and keeps the name, and the road arrived
     /// on is a minor one), so the bend is no end of road: following Close Lane is a `continue` left, and going
     /// straight on is a `new name`.
     @Test func sameNameBendPastAStraightSideStreetIsAContinue() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 0, 250); s.node(4, 0, -250)
-        s.way([4, 1, 2], Self.road("Close Lane"))
-        s.way([1, 3], Self.road("Side Street"))
-        let bend = GuidanceJunctionTests.middle(try s.steps("crafted-bend-continue", from: (0, -200), to: (-200, 0)))
+        let map = try Self.drawing("""
+                N
+                |
+                |
+                |
+            W---C
+                |
+                |
+                |
+                S
+            """, ways: [("SCW", Self.road("Close Lane")), ("CN", Self.road("Side Street"))])
+            .importGraph(named: "crafted-bend-continue")
+        let bend = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("W", east: 50)))
         #expect(bend.count == 1)
         #expect(bend.first?.maneuver.type == .continue)
         #expect(bend.first?.maneuver.modifier == .left)
-        let straight = GuidanceJunctionTests.middle(try s.steps("crafted-bend-straight", from: (0, -200), to: (0, 200)))
+        let straight = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("N", north: -50)))
         #expect(straight.count == 1)
         #expect(straight.first?.maneuver.type == .newName)
         #expect(straight.first?.maneuver.modifier == .straight)
@@ -214,46 +227,43 @@ import Testing
         #expect(abs((steps.first?.maneuver.location.lat ?? 0) - at.lat) < 0.00005)
     }
 
-    /// A stem ending at a T, with no other junction between the start and the T:
-    ///
-    ///   W ------- C ------- E      Top Road
-    ///             |
-    ///             |                Stem Street (no junction on it)
-    ///             S
+    /// A stem (Stem Street, S-C) ending at a T (Top Road, W-C-E), with no other junction between the start and the T.
     ///
     /// OSRM says `end of road` only where the driver has passed other junctions since the last maneuver (the words
     /// then tell which junction is meant); straight after the start it is a plain `turn`.
     @Test func endOfRoadRightAfterTheStartIsATurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
-        s.way([2, 1, 3], Self.road("Top Road"))
-        s.way([4, 1], Self.road("Stem Street"))
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-eor-no-junction-before", from: (0, -200), to: (200, 0)))
+        let map = try Self.drawing("""
+            W---C---E
+                |
+                |
+                |
+                S
+            """, ways: [("WCE", Self.road("Top Road")), ("SC", Self.road("Stem Street"))])
+            .importGraph(named: "crafted-eor-no-junction-before")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .turn)
         #expect(steps.first?.maneuver.modifier == .right)
     }
 
-    /// Two routes into the same T, one passing a side street on the stem and one not:
-    ///
-    ///   W ------- C ------- E      Top Road
-    ///             |
-    ///   X ------- J                Side Street joins Stem Street at J
-    ///             |
-    ///             S                Stem Street
+    /// Two routes into the same T (Top Road, W-C-E), one passing a side street (Side Street, X-J) on the stem (Stem
+    /// Street, S-J-C) and one not.
     ///
     /// From S the driver passes J before the T: `end of road` right. From X, turning left at J into Stem Street,
     /// the T is the very next junction: a plain `turn` right.
     @Test func endOfRoadRightAfterATurnIsATurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250); s.node(5, 0, -125); s.node(6, -250, -125)
-        s.way([2, 1, 3], Self.road("Top Road"))
-        s.way([4, 5, 1], Self.road("Stem Street"))
-        s.way([6, 5], Self.road("Side Street"))
-        let passing = GuidanceJunctionTests.middle(try s.steps("crafted-eor-after-junction", from: (0, -200), to: (200, 0)))
+        let map = try Self.drawing("""
+            W---C---E
+                |
+            X---J
+                |
+                S
+            """, ways: [("WCE", Self.road("Top Road")), ("SJC", Self.road("Stem Street")), ("XJ", Self.road("Side Street"))])
+            .importGraph(named: "crafted-eor-after-junction")
+        let passing = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(passing.map(\.maneuver.type) == [.endOfRoad])
         #expect(passing.first?.maneuver.modifier == .right)
-        let turned = GuidanceJunctionTests.middle(try s.steps("crafted-eor-after-turn", from: (-200, -125), to: (200, 0)))
+        let turned = GuidanceJunctionTests.middle(try map.steps(from: map.point("X", east: 50), to: map.point("E", east: -50)))
         #expect(turned.map(\.maneuver.type) == [.turn, .turn])
         #expect(turned.map(\.maneuver.modifier) == [.left, .right])
     }
