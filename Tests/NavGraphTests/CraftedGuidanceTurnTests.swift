@@ -202,29 +202,73 @@ import Testing
         #expect(straight.first?.maneuver.modifier == .straight)
     }
 
-    /// Long Road becomes Short Street at A, which 20 m on crosses Cross Street at B, where the route turns right:
-    ///
-    ///             N
-    ///             |
-    ///   W ------- B ------- E      Cross Street
-    ///             |                Short Street (A to N, 20 m from A to B)
-    ///             A
-    ///             |
-    ///             S                Long Road
+    /// Long Road (S-A) becomes Short Street (A-B-N) at A, which 20 m on crosses Cross Street (W-B-E) at B, where the
+    /// route turns right. The 20 m need a 10 m grid (A lies at 45.0 N, 7.0 E), hence the tall drawing.
     ///
     /// The name change just before the turn is part of it (OSRM): one `turn` right, said where the name changes.
     @Test func nameChangeJustBeforeATurnIsPartOfIt() throws {
-        var s = Sketch()
-        s.node(1, 0, -250); s.node(2, 0, 0); s.node(3, 0, 20); s.node(4, 250, 20); s.node(5, -250, 20); s.node(6, 0, 270)
-        s.way([1, 2], Self.road("Long Road"))
-        s.way([2, 3, 6], Self.road("Short Street"))
-        s.way([5, 3, 4], Self.road("Cross Street"))
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-name-change-then-turn", from: (0, -200), to: (200, 20)))
+        let map = try MapDrawing("""
+                                     N
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+            W------------------------B------------------------E
+                                     |
+                                     A
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     S
+            """, gridMetres: 10, anchor: "A", ways: [("SA", Self.road("Long Road")), ("ABN", Self.road("Short Street")),
+                                                    ("WBE", Self.road("Cross Street"))])
+            .importGraph(named: "crafted-name-change-then-turn")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .turn)
         #expect(steps.first?.maneuver.modifier == .right)
-        let at = Sketch.coordinate(0, 0)
-        #expect(abs((steps.first?.maneuver.location.lat ?? 0) - at.lat) < 0.00005)
+        #expect(abs((steps.first?.maneuver.location.lat ?? 0) - map["A"].lat) < 0.00005)
     }
 
     /// A stem (Stem Street, S-C) ending at a T (Top Road, W-C-E), with no other junction between the start and the T.
