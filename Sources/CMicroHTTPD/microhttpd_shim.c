@@ -2,7 +2,6 @@
 #include <microhttpd.h>
 #include <isa-l/igzip_lib.h>
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -166,8 +165,8 @@ int ngh_accepts_gzip(const char *value) {
                 if ((p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
                     char *end = NULL;
                     q = strtod(p + 2, &end);
-                    if (end == p + 2) q = 1;
-                    p = end > p ? end : p + 2;
+                    if (end == p + 2) q = 1;  // no number: the coding's default weight
+                    p = end;
                     continue;
                 }
             }
