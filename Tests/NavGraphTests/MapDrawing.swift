@@ -7,9 +7,9 @@ import Foundation
 /// A road map drawn in ASCII, in the manner of Valhalla's gurka tests: the drawing is the test's data.
 ///
 /// Every letter or digit of the drawing is an OSM node; every other character (`-`, `|`, `/`, spaces) is only
-/// there for the reader. Characters lie on a square grid of `gridMetres` (10 m by default) in both directions:
-/// one column east is `gridMetres` east, one line down is `gridMetres` south (so a drawing looks stretched
-/// north-south in a monospaced font). The top-left character sits at `origin`, or the letter `anchor` when given
+/// there for the reader. Characters lie on a grid of `gridMetres` (10 m by default): one column east is
+/// `gridMetres` east, one line down is `gridMetres` south (so a drawing looks stretched north-south in a monospaced
+/// font), or `lineMetres` south when given (a map whose nodes lie on a coarser grid north-south than east-west). The top-left character sits at `origin`, or the letter `anchor` when given
 /// (so a map can keep the coordinates of one built from metre offsets around a point). Ways are strings of node letters
 /// in order, each with its OSM tags; the nodes of a way need not be joined by drawn lines, but should be.
 ///
@@ -31,17 +31,23 @@ struct MapDrawing {
     var osm = CraftedOSM()
     /// Each letter's coordinate.
     let coordinates: [Character: Coordinate]
+    /// Metres east per column.
     let gridMetres: Double
+    /// Metres south per line (`gridMetres` unless the drawing says otherwise).
+    let lineMetres: Double
 
     /// Metres per degree of latitude (the mean Earth radius's, as `Geo.haversine` uses).
     static let metresPerDegree = 111_195.0
 
     /// Reads the drawing; `ways` are node-letter strings with their tags (way ids 1, 2, ... in this order);
-    /// `nodeTags` tag drawn nodes (a barrier, a signal); `anchor`, when given, is the letter placed at `origin`.
-    init(_ drawing: String, gridMetres: Double = 10, origin: Coordinate = Coordinate(lat: 45.0, lon: 7.0),
-         anchor: Character? = nil, ways: [(nodes: String, tags: [String: String])],
-         nodeTags: [Character: [String: String]] = [:]) throws {
+    /// `nodeTags` tag drawn nodes (a barrier, a signal); `anchor`, when given, is the letter placed at `origin`;
+    /// `lineMetres`, when given, is the metres per line (else `gridMetres`, a square grid).
+    init(_ drawing: String, gridMetres: Double = 10, lineMetres: Double? = nil,
+         origin: Coordinate = Coordinate(lat: 45.0, lon: 7.0), anchor: Character? = nil,
+         ways: [(nodes: String, tags: [String: String])], nodeTags: [Character: [String: String]] = [:]) throws {
         self.gridMetres = gridMetres
+        let lineMetres = lineMetres ?? gridMetres
+        self.lineMetres = lineMetres
         var cells: [Character: (row: Int, column: Int)] = [:]
         for (row, line) in drawing.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             for (column, character) in line.enumerated() where character.isLetter || character.isNumber {
@@ -57,7 +63,7 @@ struct MapDrawing {
         }
         let longitudeMetres = Self.metresPerDegree * cos(origin.lat * Double.pi / 180)
         let coordinates = cells.mapValues { cell in
-            Coordinate(lat: origin.lat - Double(cell.row - anchorCell.row) * gridMetres / Self.metresPerDegree,
+            Coordinate(lat: origin.lat - Double(cell.row - anchorCell.row) * lineMetres / Self.metresPerDegree,
                        lon: origin.lon + Double(cell.column - anchorCell.column) * gridMetres / longitudeMetres)
         }
         self.coordinates = coordinates
