@@ -6,8 +6,8 @@ import Testing
 @testable import NavGraphServer
 
 /// Crafted junctions for OSRM's wording of end-of-road T junctions and of name changes. Maps are drawn north up
-/// with `MapDrawing` (see `drawing(_:ways:)`: one column or line is 62.5 m, C at 45.0 N, 7.0 E); maps whose nodes lie
-/// off that grid are still built from metres east (x) and north (y) of 45.0 N, 7.0 E (`GuidanceJunctionTests.Sketch`).
+/// with `MapDrawing` (mostly `drawing(_:ways:)`: one column or line is 62.5 m, C at 45.0 N, 7.0 E); maps whose nodes
+/// lie off that grid give their own `gridMetres` and `lineMetres`.
 @Suite struct CraftedGuidanceTurnTests {
     typealias Sketch = GuidanceJunctionTests.Sketch
 
@@ -93,42 +93,41 @@ import Testing
         #expect(steps.first?.name == "Main Street")
     }
 
-    /// Side Road joins Main Street, which runs on through the junction: its southern arm leaves C just beside Side
-    /// Road, nearly opposite the way on.
-    ///
-    ///             N   Main Street
-    ///             |
-    ///             C
-    ///            /|
-    ///           M S   M: Main Street (south-south-west), S: Side Road
+    /// Side Road (S-C) joins Main Street (M-C-N), which runs on through the junction: its southern arm leaves C just
+    /// beside Side Road, nearly opposite the way on (M lies 45 m west of S).
     ///
     /// Going straight on onto a through street is a `turn` straight (OSRM), not a `new name`.
     @Test func straightOntoAThroughStreetIsATurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 0, 250); s.node(3, -45, -250); s.node(4, 0, -250)
-        s.way([3, 1, 2], Self.road("Main Street"))
-        s.way([4, 1], Self.road("Side Road"))
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-through-street", from: (0, -200), to: (0, 200)))
+        let map = try MapDrawing("""
+              N
+              |
+              C
+             /|
+            M S
+            """, gridMetres: 22.5, lineMetres: 125, anchor: "C",
+            ways: [("MCN", Self.road("Main Street")), ("SC", Self.road("Side Road"))])
+            .importGraph(named: "crafted-through-street")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("N", north: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .turn)
         #expect(steps.first?.maneuver.modifier == .straight)
         #expect(steps.first?.name == "Main Street")
     }
 
-    /// Two streets meet end to end at a bend of about 60 degrees, no other road there:
-    ///
-    ///                 E   Upper Road
-    ///                /
-    ///   W ---------- C    Lower Road
+    /// Two streets, Lower Road (W-C) and Upper Road (C-E), meet end to end at a bend of about 60 degrees, no other
+    /// road there.
     ///
     /// The only way on, with a new name: OSRM words a two-road junction as a `new name` in the bend's direction
     /// (60 degrees: `left`), not a `turn`.
     @Test func bendWithANewNameIsANewNameInTheBendsDirection() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 125, 217)
-        s.way([2, 1], Self.road("Lower Road"))
-        s.way([1, 3], Self.road("Upper Road"))
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-bend-new-name", from: (-200, 0), to: (100, 173)))
+        let map = try MapDrawing("""
+                  E
+                 /
+            W---C
+            """, gridMetres: 62.5, lineMetres: 108.5, anchor: "C",
+            ways: [("WC", Self.road("Lower Road")), ("CE", Self.road("Upper Road"))])
+            .importGraph(named: "crafted-bend-new-name")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("W", east: 50), to: map.point("E", east: -25, north: -44)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .newName)
         #expect(steps.first?.maneuver.modifier == .left)
@@ -202,67 +201,40 @@ import Testing
         #expect(straight.first?.maneuver.modifier == .straight)
     }
 
-    /// Long Road (S-A) becomes Short Street (A-B-N) at A, which 20 m on crosses Cross Street (W-B-E) at B, where the
-    /// route turns right. The 20 m need a 10 m grid (A lies at 45.0 N, 7.0 E), hence the tall drawing.
+    /// Long Road (S-A) becomes Short Street (A-B-N) at A, which 20 m on (one line) crosses Cross Street (W-B-E) at
+    /// B, where the route turns right. A lies at 45.0 N, 7.0 E.
     ///
     /// The name change just before the turn is part of it (OSRM): one `turn` right, said where the name changes.
     @Test func nameChangeJustBeforeATurnIsPartOfIt() throws {
         let map = try MapDrawing("""
-                                     N
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-            W------------------------B------------------------E
-                                     |
-                                     A
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     |
-                                     S
-            """, gridMetres: 10, anchor: "A", ways: [("SA", Self.road("Long Road")), ("ABN", Self.road("Short Street")),
-                                                    ("WBE", Self.road("Cross Street"))])
+                      N
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+            W---------B---------E
+                      A
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      |
+                      S
+            """, gridMetres: 25, lineMetres: 20, anchor: "A",
+            ways: [("SA", Self.road("Long Road")), ("ABN", Self.road("Short Street")), ("WBE", Self.road("Cross Street"))])
             .importGraph(named: "crafted-name-change-then-turn")
         let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(steps.count == 1)
@@ -312,52 +284,60 @@ import Testing
         #expect(turned.map(\.maneuver.modifier) == [.left, .right])
     }
 
-    /// An unnamed dual carriageway (two primary oneways) closes up into a named two-way primary:
-    ///
-    ///             N   Main Road (primary, both ways)
-    ///             |
-    ///             C
-    ///            / \
-    ///           A   B   A: the southbound carriageway leaves C just west of straight back; B: northbound arrives
-    ///            \_/    (the carriageways join again further south)
+    /// An unnamed dual carriageway (two primary oneways) closes up at C into a named two-way primary, Main Road
+    /// (C-N): the southbound carriageway (C-A) leaves C just west of straight back, the northbound one (B-C) arrives,
+    /// and the two join again further south (A-J-B).
     ///
     /// Arriving on B, Main Road is nearly straight on with a new name, but the southbound carriageway is as
     /// unnamed as the road arrived on and just as important: OSRM v26 sees no obvious way on and says `turn`
     /// straight, not `new name`.
     @Test func straightNameChangeWithARivalOfTheSameNameIsATurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 0, 250); s.node(3, -40, -250); s.node(4, 10, -250); s.node(5, -15, -400)
-        s.way([1, 2], Self.road("Main Road", "primary"))
-        s.way([1, 3], ["highway": "primary", "oneway": "yes"])
-        s.way([4, 1], ["highway": "primary", "oneway": "yes"])
-        s.way([3, 5, 4], ["highway": "primary"])
-        let steps = GuidanceJunctionTests.middle(try s.steps("crafted-carriageways-close-up", from: (8, -200), to: (0, 200)))
+        let map = try MapDrawing(#"""
+                    N
+                    |
+                    |
+                    |
+                    |
+                    C
+                   / \
+                 /    |
+               /      |
+             /        |
+            A         B
+              \     /
+                \ /
+                 J
+            """#, gridMetres: 5, lineMetres: 50, anchor: "C",
+            ways: [("CN", Self.road("Main Road", "primary")), ("CA", ["highway": "primary", "oneway": "yes"]),
+                   ("BC", ["highway": "primary", "oneway": "yes"]), ("AJB", ["highway": "primary"])])
+            .importGraph(named: "crafted-carriageways-close-up")
+        let steps = GuidanceJunctionTests.middle(try map.steps(from: map.point("B", east: -2, north: 50), to: map.point("N", north: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .turn)
         #expect(steps.first?.maneuver.modifier == .straight)
         #expect(steps.first?.name == "Main Road")
     }
 
-    /// A primary road forks into a primary and a secondary, about 15 degrees either side of straight on:
-    ///
-    ///        L   R        L: Upper Road (primary), R: Lower Road (secondary)
-    ///         \ /
-    ///          C
-    ///          |
-    ///          S          Main Road (primary)
+    /// A primary road (Main Road, S-C) forks into a primary (Upper Road, C-L) and a secondary (Lower Road, C-R),
+    /// about 15 degrees either side of straight on.
     ///
     /// Neither branch is obvious by class (OSRM: a primary is not much more important than a secondary) nor by
     /// angle: a `fork`, slight left or slight right.
     @Test func primaryAndSecondaryBranchesAreAFork() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 0, -250); s.node(3, -65, 250); s.node(4, 65, 250)
-        s.way([2, 1], Self.road("Main Road", "primary"))
-        s.way([1, 3], Self.road("Upper Road", "primary"))
-        s.way([1, 4], Self.road("Lower Road", "secondary"))
-        let left = GuidanceJunctionTests.middle(try s.steps("crafted-fork-classes-left", from: (0, -200), to: (-60, 230)))
+        let map = try MapDrawing(#"""
+            L   R
+             \ /
+              C
+              |
+              S
+            """#, gridMetres: 32.5, lineMetres: 125, anchor: "C",
+            ways: [("SC", Self.road("Main Road", "primary")), ("CL", Self.road("Upper Road", "primary")),
+                   ("CR", Self.road("Lower Road", "secondary"))])
+            .importGraph(named: "crafted-fork-classes")
+        let left = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("L", east: 5, north: -20)))
         #expect(left.map(\.maneuver.type) == [.fork])
         #expect(left.first?.maneuver.modifier == .slightLeft)
-        let right = GuidanceJunctionTests.middle(try s.steps("crafted-fork-classes-right", from: (0, -200), to: (60, 230)))
+        let right = GuidanceJunctionTests.middle(try map.steps(from: map.point("S", north: 50), to: map.point("R", east: -5, north: -20)))
         #expect(right.map(\.maneuver.type) == [.fork])
         #expect(right.first?.maneuver.modifier == .slightRight)
     }
