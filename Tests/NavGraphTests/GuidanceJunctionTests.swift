@@ -5,23 +5,26 @@ import Testing
 @testable import NavGraphOrder
 @testable import NavGraphServer
 
-/// Crafted junctions, one guidance behaviour each. Maps are drawn north up; each character cell is about 50 m
-/// unless the map says otherwise. Nodes are placed in metres east (x) and north (y) of 45.0 N, 7.0 E.
+/// Crafted junctions, one guidance behaviour each. Maps are drawn north up with `MapDrawing`, each with its own
+/// scale (`gridMetres` east per column, `lineMetres` south per line).
 @Suite struct GuidanceJunctionTests {
-    /// A crafted network built from metre offsets.
+    /// A crafted network built from metre offsets (x east, y north of 45.0 N, 7.0 E), for tests not yet drawn.
     struct Sketch {
         var osm = CraftedOSM()
         var nextWay: Int64 = 1000
 
+        /// The coordinate `x` metres east and `y` metres north of 45.0 N, 7.0 E.
         static func coordinate(_ x: Double, _ y: Double) -> Coordinate {
             Coordinate(lat: 45.0 + y / 111_195, lon: 7.0 + x / (111_195 * cos(45.0 * .pi / 180)))
         }
 
+        /// Adds node `id` at `x` metres east and `y` metres north.
         mutating func node(_ id: Int64, _ x: Double, _ y: Double) {
             let c = Self.coordinate(x, y)
             osm.nodes.append((id, c.lat, c.lon))
         }
 
+        /// Adds a way through `refs` (ids from 1000 on).
         mutating func way(_ refs: [Int64], _ tags: [String: String]) {
             osm.ways.append((nextWay, refs, tags))
             nextWay += 1
@@ -37,6 +40,7 @@ import Testing
         }
     }
 
+    /// A named residential street's tags.
     static func residential(_ name: String) -> [String: String] { ["highway": "residential", "name": name] }
 
     /// The maneuvers between depart and arrive.
@@ -46,110 +50,123 @@ import Testing
         return Array(steps.dropFirst().dropLast())
     }
 
-    /// A crossing of four residential streets:
-    ///
-    ///           N (North Street)
-    ///           |
-    ///   W ----- C ----- E      (Cross Street)
-    ///           |
-    ///           S (South Street)
-    static func crossing() -> Sketch {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, 200); s.node(5, 0, -200)
-        s.way([2, 1, 3], residential("Cross Street"))
-        s.way([1, 4], residential("North Street"))
-        s.way([5, 1], residential("South Street"))
-        return s
+    /// A crossing of four residential streets, Cross Street (W-C-E), North Street (C-N) and South Street (S-C, tagged
+    /// `south`).
+    static func crossing(named name: String, south: [String: String] = residential("South Street")) throws -> DrawnMap {
+        try MapDrawing("""
+                N
+                |
+            W---C---E
+                |
+                S
+            """, gridMetres: 50, lineMetres: 100, anchor: "C",
+            ways: [("WCE", residential("Cross Street")), ("CN", residential("North Street")), ("SC", south)])
+            .importGraph(named: name)
     }
 
+    /// From South Street, Cross Street to the west is a plain `turn` left and to the east a plain `turn` right.
     @Test func plainLeftAndRight() throws {
-        let left = Self.middle(try Self.crossing().steps("guidance-left", from: (0, -150), to: (-150, 0)))
+        let map = try Self.crossing(named: "guidance-left-right")
+        let left = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("W", east: 50)))
         #expect(left.count == 1)
         #expect(left.first?.maneuver.type == .turn)
         #expect(left.first?.maneuver.modifier == .left)
         #expect(left.first?.name == "Cross Street")
-        let right = Self.middle(try Self.crossing().steps("guidance-right", from: (0, -150), to: (150, 0)))
+        let right = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(right.count == 1)
         #expect(right.first?.maneuver.type == .turn)
         #expect(right.first?.maneuver.modifier == .right)
     }
 
-    /// A sharp left back to the south-west (about 150 degrees from straight on):
-    ///
-    ///        N
-    ///        |
-    ///        C
-    ///       /|
-    ///      / |
-    ///     B  S
+    /// A sharp left from Main Street (S-C-N) back to the south-west into Back Lane (C-B), about 150 degrees from
+    /// straight on.
     @Test func sharpTurn() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 0, 200); s.node(3, 0, -200); s.node(4, -110, -190)
-        s.way([3, 1, 2], Self.residential("Main Street"))
-        s.way([1, 4], Self.residential("Back Lane"))
-        let steps = Self.middle(try s.steps("guidance-sharp", from: (0, -150), to: (-90, -155)))
+        let map = try MapDrawing("""
+                N
+                |
+                |
+                |
+                C
+               /|
+              / |
+             /  |
+            B   S
+            """, gridMetres: 27.5, lineMetres: 50, anchor: "C",
+            ways: [("SCN", Self.residential("Main Street")), ("CB", Self.residential("Back Lane"))])
+            .importGraph(named: "guidance-sharp")
+        let steps = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("B", east: 20, north: 36)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .turn)
         #expect(steps.first?.maneuver.modifier == .sharpLeft)
     }
 
-    /// A U-turn at the end of a dead-end spur: going straight on at C is forbidden, so the route drives to D,
-    /// turns round and comes back to turn onto the east side.
-    ///
-    ///           D (dead end)
-    ///           |
-    ///   W ----- C ----- E      Cross Street (two ways), no_straight_on W-C-E
+    /// A U-turn at the end of a dead-end spur (C-D): Cross Street is two ways (W-C, C-E) and going straight on at C
+    /// is forbidden (no_straight_on W-C-E), so the route drives to D, turns round and comes back to turn east.
     @Test func uTurnAtDeadEnd() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, 150)
-        s.osm.ways = [(10, [2, 1], Self.residential("Cross Street")), (11, [1, 3], Self.residential("Cross Street")),
-                      (12, [1, 4], Self.residential("Spur"))]
-        s.osm.relations = [(50, [("way", 10, "from"), ("node", 1, "via"), ("way", 11, "to")],
-                            ["type": "restriction", "restriction": "no_straight_on"])]
-        let steps = try s.steps("guidance-uturn", from: (-150, 0), to: (150, 0))
+        var drawing = try MapDrawing("""
+                D
+                |
+            W---C---E
+            """, gridMetres: 50, lineMetres: 75, anchor: "C",
+            ways: [("WC", Self.residential("Cross Street")), ("CE", Self.residential("Cross Street")), ("CD", Self.residential("Spur"))])
+        drawing.osm.relations = [(50, [("way", 1, "from"), ("node", MapDrawing.nodeID("C"), "via"), ("way", 2, "to")],
+                                  ["type": "restriction", "restriction": "no_straight_on"])]
+        let map = try drawing.importGraph(named: "guidance-uturn")
+        let steps = try map.steps(from: map.point("W", east: 50), to: map.point("E", east: -50))
         let uturn = try #require(steps.first { $0.maneuver.modifier == .uturn })
-        let deadEnd = Sketch.coordinate(0, 150)
+        let deadEnd = map["D"]
         #expect(abs(uturn.maneuver.location.lat - deadEnd.lat) < 1e-6 && abs(uturn.maneuver.location.lon - deadEnd.lon) < 1e-6)
         // Back at C the spur ends at Cross Street, the first junction after the U-turn: a plain turn left (OSRM keeps
         // `end of road` for Ts reached past other junctions).
         #expect(steps.contains { $0.maneuver.type == .turn && $0.maneuver.modifier == .left && $0.name == "Cross Street" })
     }
 
-    /// A roundabout (radius 40 m, unnamed, counter-clockwise) with arms to the S, E, N, W and SW:
-    ///
-    ///            N
-    ///            |
-    ///        .-- o --.
-    ///   W -- o       o -- E
-    ///      / '-- o --'
-    ///    SW      |
-    ///            S
-    ///
-    /// From the south arm, exits 1 to 4 are E, N, W and SW.
-    static func roundabout() -> Sketch {
-        var s = Sketch()
-        let r = 40.0
-        let ring: [(Int64, Double)] = [(1, -90), (2, -45), (3, 0), (4, 45), (5, 90), (6, 135), (7, 180), (8, 225)]
-        for (id, degrees) in ring { s.node(id, r * cos(degrees * .pi / 180), r * sin(degrees * .pi / 180)) }
-        s.way([1, 2, 3, 4, 5, 6, 7, 8, 1], ["highway": "tertiary", "junction": "roundabout"])
-        let arms: [(Int64, Int64, Double, String)] = [(21, 1, -90, "South Road"), (23, 3, 0, "East Road"), (25, 5, 90, "North Road"),
-                                                      (27, 7, 180, "West Road"), (28, 8, 225, "Southwest Road")]
-        for (id, ringNode, degrees, name) in arms {
-            s.node(id, 250 * cos(degrees * .pi / 180), 250 * sin(degrees * .pi / 180))
-            s.way([ringNode, id], ["highway": "tertiary", "name": name])
-        }
-        return s
-    }
-
+    /// From the south arm of an unnamed counter-clockwise roundabout (ring 1-8, radius about 40 m, one column or
+    /// line is 10 m), exits 1 to 4 are East Road, North Road, West Road and Southwest Road (8-V).
     @Test func roundaboutExitsOneToFour() throws {
-        let targets: [(Double, Double, String)] = [(200, 0, "East Road"), (0, 200, "North Road"), (-200, 0, "West Road"),
-                                                   (-141, -141, "Southwest Road")]
+        let map = try MapDrawing(#"""
+                                     N
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                     |
+                                   .-5-.
+                                  6     4
+                                 /       \
+                                 |       |
+            W--------------------7       3--------------------E
+                                 |       |
+                                 \       /
+                                  8     2
+                                 / '-1-'
+                                /    |
+                               /     |
+                              /      |
+                             /       |
+                            /        |
+                           /         |
+                          /          |
+                         /           |
+                        /            |
+                       V             S
+            """#, ways: [("123456781", ["highway": "tertiary", "junction": "roundabout"]),
+                        ("1S", ["highway": "tertiary", "name": "South Road"]), ("3E", ["highway": "tertiary", "name": "East Road"]),
+                        ("5N", ["highway": "tertiary", "name": "North Road"]), ("7W", ["highway": "tertiary", "name": "West Road"]),
+                        ("8V", ["highway": "tertiary", "name": "Southwest Road"])])
+            .importGraph(named: "guidance-roundabout")
+        let targets = [(map.point("E", east: -50), "East Road"), (map.point("N", north: -40), "North Road"),
+                       (map.point("W", east: 50), "West Road"), (map.point("V", east: 30, north: 30), "Southwest Road")]
         for (exit, target) in targets.enumerated() {
-            let steps = Self.middle(try Self.roundabout().steps("guidance-roundabout-\(exit + 1)", from: (0, -200), to: (target.0, target.1)))
+            let steps = Self.middle(try map.steps(from: map.point("S", north: 40), to: target.0))
             let enter = try #require(steps.first)
             #expect(enter.maneuver.type == .roundabout)
             #expect(enter.maneuver.exit == exit + 1)
-            #expect(enter.name == target.2)
+            #expect(enter.name == target.1)
             let leave = try #require(steps.dropFirst().first)
             #expect(leave.maneuver.type == .exitRoundabout)
             #expect(leave.maneuver.exit == exit + 1)
@@ -157,38 +174,44 @@ import Testing
         }
     }
 
-    /// A small roundabout (radius 12 m, unnamed) with one arm at each of its S, E, N and W junctions, and, when
-    /// `crowded`, a second arm (Northeast Road) at the E junction:
-    ///
-    ///            N
-    ///            |   NE (crowded only)
-    ///          .-o-. /
-    ///     W -- o   o -- E
-    ///          '-o-'
-    ///            |
-    ///            S
-    ///
-    /// Four simple, well-apart arms: a driver sees a crossing, so it is a `roundabout turn` (OSRM: radius < 15 m, at
-    /// most four junctions of one outside road each, arms more than 40 degrees apart). Two roads at one junction make
-    /// it a plain roundabout.
-    static func smallRoundabout(crowded: Bool) -> Sketch {
-        var s = Sketch()
-        let r = 12.0
-        let ring: [(Int64, Double)] = [(1, -90), (2, -45), (3, 0), (4, 45), (5, 90), (6, 135), (7, 180), (8, 225)]
-        for (id, degrees) in ring { s.node(id, r * cos(degrees * .pi / 180), r * sin(degrees * .pi / 180)) }
-        s.way([1, 2, 3, 4, 5, 6, 7, 8, 1], ["highway": "tertiary", "junction": "roundabout"])
-        var arms: [(Int64, Int64, Double, String)] = [(21, 1, -90, "South Road"), (23, 3, 0, "East Road"), (25, 5, 90, "North Road"),
-                                                      (27, 7, 180, "West Road")]
-        if crowded { arms.append((24, 3, 30, "Northeast Road")) }
-        for (id, ringNode, degrees, name) in arms {
-            s.node(id, 150 * cos(degrees * .pi / 180), 150 * sin(degrees * .pi / 180))
-            s.way([ringNode, id], ["highway": "tertiary", "name": name])
-        }
-        return s
-    }
-
+    /// A small unnamed roundabout (ring 1-8, radius about 12 m, one column or line is 4 m) with one arm at each of its
+    /// S, E, N and W junctions is a `roundabout turn`: a driver sees a crossing (OSRM: radius < 15 m, at most four
+    /// junctions of one outside road each, arms more than 40 degrees apart). A second arm (Northeast Road, 3-F) at the
+    /// E junction makes it a plain roundabout.
     @Test func smallRoundaboutIsATurnUnlessAJunctionJoinsTwoRoads() throws {
-        let plain = Self.middle(try Self.smallRoundabout(crowded: false).steps("guidance-small-roundabout", from: (0, -140), to: (0, 140)))
+        let ring = ["highway": "tertiary", "junction": "roundabout"]
+        let arms: [(nodes: String, tags: [String: String])] = [
+            ("1S", ["highway": "tertiary", "name": "South Road"]), ("3E", ["highway": "tertiary", "name": "East Road"]),
+            ("5N", ["highway": "tertiary", "name": "North Road"]), ("7W", ["highway": "tertiary", "name": "West Road"])]
+        let map = try MapDrawing(#"""
+                        N
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                       .5.
+                      6   4
+                     /     \
+            W--------7     3--------E
+                     \     /
+                      8   2
+                       '1'
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        S
+            """#, gridMetres: 4, ways: [("123456781", ring)] + arms)
+            .importGraph(named: "guidance-small-roundabout")
+        let plain = Self.middle(try map.steps(from: map.point("S", north: 10), to: map.point("N", north: -10)))
         let turn = try #require(plain.first)
         #expect(plain.count == 1)
         #expect(turn.maneuver.type == .roundaboutTurn)
@@ -196,50 +219,86 @@ import Testing
         #expect(turn.maneuver.exit == 2)
         #expect(turn.name == "North Road")
 
-        let crowded = Self.middle(try Self.smallRoundabout(crowded: true).steps("guidance-small-roundabout-crowded", from: (0, -140), to: (0, 140)))
+        let crowdedMap = try MapDrawing(#"""
+                        N
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |           F
+                        |         /
+                       .5.      /
+                      6   4    /
+                     /     \ /
+            W--------7     3--------E
+                     \     /
+                      8   2
+                       '1'
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        |
+                        S
+            """#, gridMetres: 4, ways: [("123456781", ring)] + arms + [("3F", ["highway": "tertiary", "name": "Northeast Road"])])
+            .importGraph(named: "guidance-small-roundabout-crowded")
+        let crowded = Self.middle(try crowdedMap.steps(from: crowdedMap.point("S", north: 10), to: crowdedMap.point("N", north: -10)))
         let enter = try #require(crowded.first)
         #expect(enter.maneuver.type == .roundabout)
         #expect(enter.maneuver.exit == 2)
         #expect(crowded.dropFirst().first?.maneuver.type == .exitRoundabout)
     }
 
-    /// A motorway (oneway north) with an off-ramp to a primary road, an on-ramp from it, and a fork at the top:
-    ///
-    ///        A1 (NW)   A2 (NE)
-    ///           \     /
-    ///            \   /
-    ///              F          fork
-    ///              |
-    ///              J2 <-.     on-ramp merges at J2
-    ///              |     \
-    ///              |      R2
-    ///              |       \
-    ///   P1 ------- | ------ P2 ---- P3   Main Road (primary), crossing under the motorway
-    ///              |       /
-    ///              |     R1
-    ///              |    /
-    ///              J1 -'      off-ramp leaves at J1
-    ///              |
-    ///              M0
-    static func motorway() -> Sketch {
-        var s = Sketch()
-        s.node(1, 0, -1000); s.node(2, 0, -400); s.node(3, 0, 400); s.node(4, 0, 1000)
-        s.node(5, -300, 1500); s.node(6, 300, 1500)
-        s.node(11, 60, -200); s.node(12, 150, 0)     // off-ramp J1 -> R1 -> P2
-        s.node(13, 60, 200)                          // on-ramp P2 -> R2 -> J2
-        s.node(20, -600, 0); s.node(22, 600, 0)
-        let motorway = ["highway": "motorway", "oneway": "yes", "ref": "A1"]
-        s.way([1, 2, 3, 4], motorway)
-        s.way([4, 5], ["highway": "motorway", "oneway": "yes", "ref": "A1"])
-        s.way([4, 6], ["highway": "motorway", "oneway": "yes", "ref": "A2"])
-        s.way([2, 11, 12], ["highway": "motorway_link", "oneway": "yes", "destination": "Town"])
-        s.way([12, 13, 3], ["highway": "motorway_link", "oneway": "yes"])
-        s.way([20, 12, 22], ["highway": "primary", "name": "Main Road"])
-        return s
+    /// A motorway (A1, oneway north, M-J-K-F) with an off-ramp (J-D-P) to Main Road (W-P-E, a primary crossing under
+    /// the motorway), an on-ramp from it (P-U-K), and a fork at F into the A1 (F-L) and the A2 (F-R). One column is
+    /// 30 m, one line 100 m.
+    static func motorway(named name: String) throws -> DrawnMap {
+        try MapDrawing(#"""
+                      L                   R
+                        \               /
+                          \           /
+                            \       /
+                              \   /
+                                F
+                                |
+                                |
+                                |
+                                |
+                                |
+                                K
+                                |\
+                                | U
+                                |   \
+            W-------------------|----P--------------E
+                                |   /
+                                | D
+                                |/
+                                J
+                                |
+                                |
+                                |
+                                |
+                                |
+                                M
+            """#, gridMetres: 30, lineMetres: 100, anchor: "M",
+            ways: [("MJKF", ["highway": "motorway", "oneway": "yes", "ref": "A1"]),
+                   ("FL", ["highway": "motorway", "oneway": "yes", "ref": "A1"]),
+                   ("FR", ["highway": "motorway", "oneway": "yes", "ref": "A2"]),
+                   ("JDP", ["highway": "motorway_link", "oneway": "yes", "destination": "Town"]),
+                   ("PUK", ["highway": "motorway_link", "oneway": "yes"]),
+                   ("WPE", ["highway": "primary", "name": "Main Road"])])
+            .importGraph(named: name)
     }
 
+    /// Leaving the motorway at J is an `off ramp` slight right towards its destination, then a turn onto Main Road.
     @Test func offRamp() throws {
-        let steps = Self.middle(try Self.motorway().steps("guidance-offramp", from: (0, -900), to: (500, 0)))
+        let map = try Self.motorway(named: "guidance-offramp")
+        let steps = Self.middle(try map.steps(from: map.point("M", north: 100), to: map.point("E", east: -100)))
         let ramp = try #require(steps.first)
         #expect(ramp.maneuver.type == .offRamp)
         #expect(ramp.maneuver.modifier == .slightRight)
@@ -247,92 +306,85 @@ import Testing
         #expect(steps.dropFirst().first.map { [.turn, .endOfRoad].contains($0.maneuver.type) && $0.name == "Main Road" } == true)
     }
 
+    /// From Main Road onto the motorway: an `on ramp`, then a `merge` slight left at K.
     @Test func onRampThenMerge() throws {
-        let steps = Self.middle(try Self.motorway().steps("guidance-onramp", from: (-500, 0), to: (0, 800)))
+        let map = try Self.motorway(named: "guidance-onramp")
+        let steps = Self.middle(try map.steps(from: map.point("W", east: 100), to: map.point("F", north: -200)))
         #expect(steps.map(\.maneuver.type) == [.onRamp, .merge])
         #expect(steps.last?.maneuver.modifier == .slightLeft)
     }
 
+    /// At F the motorway forks: slight right for the A2, slight left for the A1.
     @Test func fork() throws {
-        let right = Self.middle(try Self.motorway().steps("guidance-fork-right", from: (0, 600), to: (250, 1420)))
+        let map = try Self.motorway(named: "guidance-fork")
+        let right = Self.middle(try map.steps(from: map.point("K", north: 200), to: map.point("R", east: -50, north: -80)))
         #expect(right.map(\.maneuver.type) == [.fork])
         #expect(right.first?.maneuver.modifier == .slightRight)
-        let left = Self.middle(try Self.motorway().steps("guidance-fork-left", from: (0, 600), to: (-250, 1420)))
+        let left = Self.middle(try map.steps(from: map.point("K", north: 200), to: map.point("L", east: 50, north: -80)))
         #expect(left.map(\.maneuver.type) == [.fork])
         #expect(left.first?.maneuver.modifier == .slightLeft)
     }
 
-    /// A street ending at a T, past a side street (OSRM says `end of road` only after other junctions):
-    ///
-    ///   W ------- T ------- E    (Top Road)
-    ///             |
-    ///   X ------- J              (Side Street)
-    ///             |              (Stem Street)
-    ///             S
+    /// Stem Street (S-J-T) ends at a T (Top Road, W-T-E), past a side street (Side Street, X-J): OSRM says
+    /// `end of road` only after other junctions.
     @Test func endOfRoad() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -200, 0); s.node(3, 200, 0); s.node(4, 0, -200); s.node(5, 0, -100); s.node(6, -200, -100)
-        s.way([2, 1, 3], Self.residential("Top Road"))
-        s.way([4, 5, 1], Self.residential("Stem Street"))
-        s.way([6, 5], Self.residential("Side Street"))
-        let steps = Self.middle(try s.steps("guidance-end-of-road", from: (0, -150), to: (150, 0)))
+        let map = try MapDrawing("""
+            W---T---E
+                |
+            X---J
+                |
+                S
+            """, gridMetres: 50, anchor: "T",
+            ways: [("WTE", Self.residential("Top Road")), ("SJT", Self.residential("Stem Street")),
+                   ("XJ", Self.residential("Side Street"))])
+            .importGraph(named: "guidance-end-of-road")
+        let steps = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .endOfRoad)
         #expect(steps.first?.maneuver.modifier == .right)
     }
 
-    /// A straight road whose second way drops the name but keeps the ref (same road, no announcement), then a
-    /// really new name, past a minor service road:
-    ///
-    ///   A ===== B ===== C ===== D
-    ///   "High Street" D1 | ""  D1  | "Low Street"
-    ///                   service
+    /// A straight secondary road whose second way (B-C) drops the name but keeps the ref D1 (same road, no
+    /// announcement), then a really new name (Low Street, C-D), past a minor service road (B-V).
     @Test func nameChangeSuppressedOnSameRoad() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 200, 0); s.node(3, 400, 0); s.node(4, 600, 0); s.node(5, 200, -100)
-        s.way([1, 2], ["highway": "secondary", "name": "High Street", "ref": "D1"])
-        s.way([2, 3], ["highway": "secondary", "ref": "D1"])
-        s.way([3, 4], ["highway": "secondary", "name": "Low Street"])
-        s.way([2, 5], ["highway": "service"])
-        let steps = Self.middle(try s.steps("guidance-new-name", from: (50, 0), to: (550, 0)))
+        let map = try MapDrawing("""
+            A===B===C===D
+                |
+                V
+            """, gridMetres: 50, anchor: "A",
+            ways: [("AB", ["highway": "secondary", "name": "High Street", "ref": "D1"]), ("BC", ["highway": "secondary", "ref": "D1"]),
+                   ("CD", ["highway": "secondary", "name": "Low Street"]), ("BV", ["highway": "service"])])
+            .importGraph(named: "guidance-new-name")
+        let steps = Self.middle(try map.steps(from: map.point("A", east: 50), to: map.point("D", east: -50)))
         #expect(steps.count == 1)
         #expect(steps.first?.maneuver.type == .newName)
         #expect(steps.first?.name == "Low Street")
-        let start = Sketch.coordinate(400, 0)
-        #expect(abs((steps.first?.maneuver.location.lon ?? 0) - start.lon) < 1e-6)
+        #expect(abs((steps.first?.maneuver.location.lon ?? 0) - map["C"].lon) < 1e-6)
     }
 
-    /// Lanes on the approach to a crossing, tagged `turn:lanes:forward=left|through|through;right`:
-    ///
-    ///           N
-    ///           |
-    ///   W ----- C ----- E
-    ///           ^
-    ///           |  (three lanes northbound)
-    ///           S
+    /// Lanes on the approach (S-C) to a crossing (`crossing`), tagged `turn:lanes:forward=left|through|through;right`.
     @Test func lanesFromTurnLanes() throws {
-        var s = Self.crossing()
-        s.osm.ways[2].tags["turn:lanes:forward"] = "left|through|through;right"
-        let steps = Self.middle(try s.steps("guidance-lanes", from: (0, -150), to: (-150, 0)))
+        var south = Self.residential("South Street")
+        south["turn:lanes:forward"] = "left|through|through;right"
+        let map = try Self.crossing(named: "guidance-lanes", south: south)
+        let steps = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("W", east: 50)))
         let lanes = try #require(steps.first?.intersections.first?.lanes)
         #expect(lanes.map(\.indications) == [["left"], ["straight"], ["straight", "right"]])
         #expect(lanes.map(\.valid) == [true, false, false])
         #expect(lanes.first?.validIndication == "left")
-        let right = Self.middle(try s.steps("guidance-lanes-right", from: (0, -150), to: (150, 0)))
+        let right = Self.middle(try map.steps(from: map.point("S", north: 50), to: map.point("E", east: -50)))
         #expect(right.first?.intersections.first?.lanes?.map(\.valid) == [false, false, true])
     }
 
-    /// A ferry between two roads:
-    ///
-    ///   A ----- P ~~~~~~~~~~~~ Q ----- B
-    ///          road   ferry        road
+    /// A ferry (P-Q, 2 km) between two roads, Harbour Road (A-P) and Quay Street (Q-B): a notification each way.
     @Test func ferryNotification() throws {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, 300, 0); s.node(3, 2300, 0); s.node(4, 2600, 0)
-        s.way([1, 2], Self.residential("Harbour Road"))
-        s.way([2, 3], ["route": "ferry", "name": "Island Ferry", "duration": "00:20"])
-        s.way([3, 4], Self.residential("Quay Street"))
-        let steps = Self.middle(try s.steps("guidance-ferry", from: (100, 0), to: (2500, 0)))
+        let map = try MapDrawing("""
+            A--P~~~~~~~~~~~~~~~~~~~Q--B
+            """, gridMetres: 100, anchor: "A",
+            ways: [("AP", Self.residential("Harbour Road")), ("PQ", ["route": "ferry", "name": "Island Ferry", "duration": "00:20"]),
+                   ("QB", Self.residential("Quay Street"))])
+            .importGraph(named: "guidance-ferry")
+        let steps = Self.middle(try map.steps(from: map.point("A", east: 100), to: map.point("B", east: -100)))
         #expect(steps.map(\.maneuver.type) == [.notification, .notification])
         #expect(steps.map(\.maneuver.notice) == [.ferry, .leavingFerry])
         #expect(steps.map(\.mode) == [.ferry, .driving])
@@ -341,7 +393,7 @@ import Testing
 }
 
 extension DrawnMap {
-    /// Routes by car from `a` to `b` and returns the steps of the single leg (as `GuidanceJunctionTests.Sketch.steps`).
+    /// Routes by car from `a` to `b` and returns the steps of the single leg.
     func steps(from a: Coordinate, to b: Coordinate) throws -> [GuidanceStep] {
         let router = Router(graph: graph)
         var response = try router.route([a, b])
