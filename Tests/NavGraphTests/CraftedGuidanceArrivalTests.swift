@@ -5,54 +5,45 @@ import Testing
 @testable import NavGraphOrder
 @testable import NavGraphServer
 
-/// Arrivals: the side of the road a waypoint lies on, and intermediate waypoints worded as stops. Coordinates are
-/// metres east (x) and north (y) of 45.0 N, 7.0 E (see `GuidanceJunctionTests.Sketch`).
+/// Arrivals: the side of the road a waypoint lies on, and intermediate waypoints worded as stops.
 @Suite struct CraftedGuidanceArrivalTests {
-    typealias Sketch = GuidanceJunctionTests.Sketch
-
-    /// One straight street from west to east, driven eastwards:
-    ///
-    ///            L (20 m north of the street)
-    ///   W ====================== E      Long Street
-    ///            R (20 m south)
-    ///
-    /// A destination north of the street lies on the left when arriving, one south of it on the right, one on the
-    /// street itself has no side.
-    static func street() -> Sketch {
-        var s = Sketch()
-        s.node(1, -400, 0); s.node(2, 400, 0)
-        s.way([1, 2], ["highway": "residential", "name": "Long Street"])
-        return s
+    /// One straight street, Long Street (W-E, 800 m), driven eastwards. A destination north of it lies on the left
+    /// when arriving, one south of it on the right, one on the street itself has no side.
+    static func street(named name: String) throws -> DrawnMap {
+        try MapDrawing("""
+            W-------E
+            """, gridMetres: 100, ways: [("WE", ["highway": "residential", "name": "Long Street"])])
+            .importGraph(named: name)
     }
 
-    func arrival(_ name: String, to point: (Double, Double)) throws -> (GuidanceStep, [GuidanceStep]) {
-        let graph = try Self.street().osm.importGraph(named: name)
-        let router = Router(graph: graph)
-        var response = try router.route([Sketch.coordinate(-300, 0), Sketch.coordinate(point.0, point.1)])
-        router.addSteps(to: &response)
-        let steps = response.routes[0].legs[0].steps
+    /// The last step of a drive from 100 m east of W to a point 500 m east of W and `north` metres off the street,
+    /// with all the steps.
+    func arrival(_ name: String, north: Double) throws -> (GuidanceStep, [GuidanceStep]) {
+        let map = try Self.street(named: name)
+        let steps = try map.steps(from: map.point("W", east: 100), to: map.point("W", east: 500, north: north))
         return (try #require(steps.last), steps)
     }
 
+    /// North of the street is the left on arrival, south of it the right, on it no side (and English says "on the left").
     @Test func arrivalSideFollowsTheDestinationsSideOfTheRoad() throws {
-        let (left, leftSteps) = try arrival("crafted-arrive-left", to: (100, 20))
+        let (left, leftSteps) = try arrival("crafted-arrive-left", north: 20)
         #expect(left.maneuver.type == .arrive)
         #expect(left.maneuver.side == .left)
-        let (right, _) = try arrival("crafted-arrive-right", to: (100, -20))
+        let (right, _) = try arrival("crafted-arrive-right", north: -20)
         #expect(right.maneuver.side == .right)
-        let (onRoad, _) = try arrival("crafted-arrive-on-road", to: (100, 0))
+        let (onRoad, _) = try arrival("crafted-arrive-on-road", north: 0)
         #expect(onRoad.maneuver.side == nil)
 
         let en = try PhrasebookNarrator(locale: "en", units: .metric)
         #expect(en.instruction(steps: leftSteps, index: leftSteps.count - 1).hasSuffix("on the left"))
     }
 
-    /// Driving W to E with a stop in the middle: the first leg's arrival names the stop by its number in every
-    /// language, the last leg's is the destination.
+    /// Driving W to E (`street`) with a stop in the middle: the first leg's arrival names the stop by its number in
+    /// every language, the last leg's is the destination.
     @Test func intermediateWaypointsAreNumberedStops() throws {
-        let graph = try Self.street().osm.importGraph(named: "crafted-arrive-waypoint")
-        let router = Router(graph: graph)
-        var response = try router.route([Sketch.coordinate(-300, 0), Sketch.coordinate(0, 0), Sketch.coordinate(300, 0)])
+        let map = try Self.street(named: "crafted-arrive-waypoint")
+        let router = Router(graph: map.graph)
+        var response = try router.route([map.point("W", east: 100), map.point("W", east: 400), map.point("E", east: -100)])
         router.addSteps(to: &response)
         let legs = response.routes[0].legs
         #expect(legs.count == 2)
