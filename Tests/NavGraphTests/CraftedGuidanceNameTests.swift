@@ -7,33 +7,34 @@ import Testing
 import NavGraphServer
 
 /// Localized street names (`name:XX`): a crafted T whose east branch has German and English names of its own.
-/// Maps are drawn north up; coordinates are metres east (x) and north (y) of 45.0 N, 7.0 E.
 @Suite struct CraftedGuidanceNameTests {
-    typealias Sketch = GuidanceJunctionTests.Sketch
-
-    /// The stem ends at a street that is Via Roma east of C (name:de Romstraße, name:en Rome Street, name:it the
-    /// same as name) and West Street west of it:
-    ///
-    ///   W ------- C ------- E      West Street / Via Roma
-    ///             |
-    ///             S                Stem Road
-    static func town() -> Sketch {
-        var s = Sketch()
-        s.node(1, 0, 0); s.node(2, -250, 0); s.node(3, 250, 0); s.node(4, 0, -250)
-        s.way([1, 2], ["highway": "residential", "name": "West Street"])
-        s.way([1, 3], ["highway": "residential", "name": "Via Roma", "name:de": "Romstraße", "name:en": "Rome Street", "name:it": "Via Roma",
-                       "name:ja": "ローマ通り"])
-        s.way([4, 1], ["highway": "residential", "name": "Stem Road"])
-        return s
+    /// The stem (Stem Road, S-C) ends at a street that is Via Roma east of C (name:de Romstraße, name:en Rome Street,
+    /// name:it the same as name) and West Street west of it. One column or line is 62.5 m; C lies at 45.0 N, 7.0 E.
+    static func town(named name: String) throws -> DrawnMap {
+        try MapDrawing("""
+            W---C---E
+                |
+                |
+                |
+                S
+            """, gridMetres: 62.5, anchor: "C",
+            ways: [("CW", ["highway": "residential", "name": "West Street"]),
+                   ("CE", ["highway": "residential", "name": "Via Roma", "name:de": "Romstraße", "name:en": "Rome Street",
+                           "name:it": "Via Roma", "name:ja": "ローマ通り"]),
+                   ("SC", ["highway": "residential", "name": "Stem Road"])])
+            .importGraph(named: name)
     }
 
-    static let from = Sketch.coordinate(0, -200), to = Sketch.coordinate(200, 0)
+    /// Every test's route: from Stem Road, 50 m north of S, to Via Roma, 50 m short of E.
+    static func ends(_ map: DrawnMap) -> (from: Coordinate, to: Coordinate) { (map.point("S", north: 50), map.point("E", east: -50)) }
 
     /// The leg's steps and summary for a name language, with the words of a narrator in the same language.
-    static func leg(_ router: Router, language: String?) throws -> (steps: [GuidanceStep], summary: String, narrator: PhrasebookNarrator) {
+    static func leg(_ map: DrawnMap, _ router: Router, language: String?) throws
+        -> (steps: [GuidanceStep], summary: String, narrator: PhrasebookNarrator) {
         var options = RouteOptions()
         options.nameLanguage = language
-        var response = try router.route([from, to], options: options)
+        let ends = Self.ends(map)
+        var response = try router.route([ends.from, ends.to], options: options)
         router.addSteps(to: &response)
         let leg = response.routes[0].legs[0]
         return (leg.steps, leg.summary, try PhrasebookNarrator(locale: language ?? "en", units: .metric))
@@ -50,11 +51,14 @@ import NavGraphServer
                 banners.map(\.primary.text) + banners.flatMap { $0.primary.components.map(\.text) })
     }
 
+    /// A requested language (any region or case) names the east branch in the step, instruction, voice, banners and
+    /// summary; a language without a name of its own, or none, keeps the local name.
     @Test func stepsSummaryVoiceAndBannersUseTheRequestedLanguage() throws {
-        let router = Router(graph: try Self.town().osm.importGraph(named: "crafted-localized-names"))
+        let map = try Self.town(named: "crafted-localized-names")
+        let router = Router(graph: map.graph)
         for (language, expected) in [("de", "Romstraße"), ("en", "Rome Street"), ("de-AT", "Romstraße"), ("EN_gb", "Rome Street"),
                                      ("es", "Via Roma"), ("it", "Via Roma"), ("ja", "Via Roma"), (nil, "Via Roma")] as [(String?, String)] {
-            let leg = try Self.leg(router, language: language)
+            let leg = try Self.leg(map, router, language: language)
             let turn = try Self.turnText(leg)
             let label = language ?? "no language"
             #expect(turn.step.name == expected, "\(label)")
@@ -79,19 +83,21 @@ import NavGraphServer
 
     /// The turn onto the east branch in the German phrasebook's words and the German name, and the English ones.
     @Test func germanAndEnglishInstructionsReadNaturally() throws {
-        let router = Router(graph: try Self.town().osm.importGraph(named: "crafted-localized-names-words"))
-        let german = try Self.turnText(try Self.leg(router, language: "de-CH"))
+        let map = try Self.town(named: "crafted-localized-names-words")
+        let router = Router(graph: map.graph)
+        let german = try Self.turnText(try Self.leg(map, router, language: "de-CH"))
         // "Rechts abbiegen …" for a turn, "Am Ende der Straße rechts abbiegen …" where OSRM's rules say end of road.
         #expect(german.instruction.lowercased().contains("rechts") && german.instruction.hasSuffix("auf Romstraße"), "\(german.instruction)")
-        let english = try Self.turnText(try Self.leg(router, language: "en"))
+        let english = try Self.turnText(try Self.leg(map, router, language: "en"))
         #expect(english.instruction.contains("right") && english.instruction.contains("onto Rome Street"), "\(english.instruction)")
     }
 
     /// The CLI's `--locale` and the server's `language` reach the names; without them the local names stay.
     @Test func commandLineAndServerPassTheLanguage() throws {
-        let graph = try Self.town().osm.importGraph(named: "crafted-localized-names-cli")
+        let map = try Self.town(named: "crafted-localized-names-cli")
+        let graph = map.graph, (from, to) = Self.ends(map)
         let file = graph.file.path
-        let points = [String(format: "%.7f,%.7f", Self.from.lat, Self.from.lon), String(format: "%.7f,%.7f", Self.to.lat, Self.to.lon)]
+        let points = [String(format: "%.7f,%.7f", from.lat, from.lon), String(format: "%.7f,%.7f", to.lat, to.lon)]
         let german = try Fixtures.run(["route", file] + points + ["--locale", "de-AT", "--format", "summary"])
         #expect(german.status == 0, "\(german.stderr)")
         #expect(german.stdout.contains("via Romstraße") || german.stdout.contains(", Romstraße"), "\(german.stdout)")
@@ -101,7 +107,7 @@ import NavGraphServer
 
         let service = RoutingService(engine: RoutingEngine(graph: graph))
         func names(_ query: String) throws -> (steps: [String], instructions: [String], summary: String) {
-            let target = "/route/v1/driving/\(Self.from.lon),\(Self.from.lat);\(Self.to.lon),\(Self.to.lat)?steps=true&voice_instructions=true&banner_instructions=true" + query
+            let target = "/route/v1/driving/\(from.lon),\(from.lat);\(to.lon),\(to.lat)?steps=true&voice_instructions=true&banner_instructions=true" + query
             let response = service.handle(HTTPRequest(method: "GET", target: target))
             let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
             let leg = try #require(((json["routes"] as? [[String: Any]])?.first?["legs"] as? [[String: Any]])?.first)
