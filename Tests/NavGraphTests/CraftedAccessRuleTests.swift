@@ -7,34 +7,27 @@ import Testing
 
 private let origin = Coordinate(lat: 45.001, lon: 7.0)
 
-/// A street W-N-E through a junction N whose tags are under test, with a side street N-S.
-private func street(nodeTags: [String: String]) -> AsciiJunction {
-    AsciiJunction(
-        map: """
-             W...N...E
-             .........
-             ....S....
-             """,
+/// A street W-N-E through a junction N whose tags are under test, with a side street N-S; on the degree grid, W at `origin`.
+private func street(nodeTags: [String: String]) throws -> MapDrawing {
+    try MapDrawing("""
+        W---N---E
+            |
+            S
+        """, gridMetres: DegreeGrid.gridMetres(at: origin), lineMetres: DegreeGrid.lineMetres, origin: origin,
         ways: [("WNE", ["highway": "residential", "name": "Main Street"]), ("NS", ["highway": "residential"])],
-        nodeTags: ["N": nodeTags], origin: origin)
+        nodeTags: ["N": nodeTags])
 }
 
-/// A short road A-B under test between two stubs X-A and B-Y, and a longer residential detour A-D-F-B.
-private func shortcut(_ tags: [String: String]) -> AsciiJunction {
-    AsciiJunction(
-        map: """
-             X.A.......B.Y
-             ..............
-             ..D.......F...
-             """,
+/// A short road A-B under test between two stubs X-A and B-Y, and a longer residential detour A-D-F-B; on the degree
+/// grid, X at `origin`.
+private func shortcut(_ tags: [String: String]) throws -> MapDrawing {
+    try MapDrawing("""
+        X-A-------B-Y
+          |       |
+          D-------F
+        """, gridMetres: DegreeGrid.gridMetres(at: origin), lineMetres: DegreeGrid.lineMetres, origin: origin,
         ways: [("XA", ["highway": "residential"]), ("AB", tags), ("BY", ["highway": "residential"]),
-               ("ADFB", ["highway": "residential"])],
-        origin: origin)
-}
-
-/// Coordinate of a map character's cell (column, row), as AsciiJunction places nodes.
-private func point(_ junction: AsciiJunction, column: Double, row: Double) -> Coordinate {
-    Coordinate(lat: junction.origin.lat - row * junction.spacing, lon: junction.origin.lon + column * junction.spacing)
+               ("ADFB", ["highway": "residential"])])
 }
 
 // Pinned values (ms): OSRM car.lua's gate penalty, and a U-turn (angle sigmoid at 180° + 20 s) as in TurnCostTests.
@@ -48,16 +41,14 @@ struct CraftedAccessRuleTests {
         for (tags, routable) in [(["highway": "track"], false), (["highway": "track", "motor_vehicle": "yes"], true),
                                  (["highway": "track", "access": "permissive"], true), (["highway": "track", "access": "private"], false),
                                  (["highway": "track", "motor_vehicle": "destination"], false)] {
-            let map = shortcut(tags)
-            let graph = try map.importGraph(named: "access-track-\(routable)-\(tags.count)-\(tags.values.sorted().joined())")
-            #expect((map.routingNode(graph, "AB") != nil) == routable, "\(tags)")
+            let map = try shortcut(tags).importGraph(named: "access-track-\(routable)-\(tags.count)-\(tags.values.sorted().joined())")
+            #expect((map.routingNode("AB") != nil) == routable, "\(tags)")
         }
         // Other highways outside car.lua's speed table follow the same rule (filed as tracks); steps never carry cars.
         for (tags, routable) in [(["highway": "footway"], false), (["highway": "footway", "access": "permissive"], true),
                                  (["highway": "pedestrian", "motor_vehicle": "destination"], false), (["highway": "steps", "access": "yes"], false)] {
-            let map = shortcut(tags)
-            let graph = try map.importGraph(named: "access-other-\(routable)-\(tags.values.sorted().joined())")
-            #expect((map.routingNode(graph, "AB") != nil) == routable, "\(tags)")
+            let map = try shortcut(tags).importGraph(named: "access-other-\(routable)-\(tags.values.sorted().joined())")
+            #expect((map.routingNode("AB") != nil) == routable, "\(tags)")
         }
         #expect(CarProfile.attributes(tags: ["highway": "footway", "access": "permissive"])?.roadClass == .track)
         // An allowed track runs at the profile's default speed (10 km/h).
@@ -75,32 +66,30 @@ struct CraftedAccessRuleTests {
         #expect(CarProfile.attributes(tags: ["highway": "residential", "access": "no;destination"])?.flags.contains(.destinationOnly) == true)
         #expect(CarProfile.attributes(tags: ["highway": "residential", "access": "no;yes"])?.flags == [])
         #expect(CarProfile.attributes(tags: ["highway": "service", "service": "emergency_access"]) == nil)
-        let map = shortcut(["highway": "residential", "access": "official"])
-        #expect(map.routingNode(try map.importGraph(named: "access-official"), "AB") == nil)
+        let official = try shortcut(["highway": "residential", "access": "official"]).importGraph(named: "access-official")
+        #expect(official.routingNode("AB") == nil)
     }
 
     @Test func gateDelaysEveryPassage() throws {
         for (tags, delay) in [(["barrier": "gate"], gate), (["barrier": "lift_gate"], gate), (["barrier": "gate", "access": "yes"], 0),
                               (["barrier": "cattle_grid"], 0), (["barrier": "kerb", "kerb": "lowered"], 0),
                               (["barrier": "height_restrictor", "maxheight": "2.5"], 0)] {
-            let map = street(nodeTags: tags)
-            let graph = try map.importGraph(named: "barrier-pass-\(tags.values.sorted().joined(separator: "-"))")
-            #expect(map.turnCost(graph, from: "WN", into: "NE") == delay, "\(tags)")
-            #expect(map.turnCost(graph, from: "EN", into: "NW") == delay, "\(tags)")
+            let map = try street(nodeTags: tags).importGraph(named: "barrier-pass-\(tags.values.sorted().joined(separator: "-"))")
+            #expect(map.turnCost(from: "WN", into: "NE") == delay, "\(tags)")
+            #expect(map.turnCost(from: "EN", into: "NW") == delay, "\(tags)")
         }
     }
 
     @Test func otherBarriersAllowOnlyAUTurn() throws {
         for tags in [["barrier": "bollard"], ["barrier": "block"], ["barrier": "gate", "access": "no"], ["barrier": "yes"],
                      ["motor_vehicle": "no"], ["barrier": "height_restrictor", "maxheight": "1.8"]] {
-            let map = street(nodeTags: tags)
-            let graph = try map.importGraph(named: "barrier-block-\(tags.values.sorted().joined(separator: "-"))")
-            #expect(map.turnCost(graph, from: "WN", into: "NE") == nil, "\(tags)")
-            #expect(map.turnCost(graph, from: "WN", into: "NW") == uTurn, "\(tags)")
+            let map = try street(nodeTags: tags).importGraph(named: "barrier-block-\(tags.values.sorted().joined(separator: "-"))")
+            #expect(map.turnCost(from: "WN", into: "NE") == nil, "\(tags)")
+            #expect(map.turnCost(from: "WN", into: "NW") == uTurn, "\(tags)")
             // No route drives W-N and then N-E (one end may move to the main network instead).
-            let west = point(map, column: 0, row: 0), east = point(map, column: 8, row: 0)
-            let wn = try #require(map.routingNode(graph, "WN")), ne = try #require(map.routingNode(graph, "NE"))
-            if let leg = try? Router(graph: graph).route([west, east]).routes.first?.legs.first {
+            let west = map["W"], east = map["E"]
+            let wn = try #require(map.routingNode("WN")), ne = try #require(map.routingNode("NE"))
+            if let leg = try? Router(graph: map.graph).route([west, east]).routes.first?.legs.first {
                 #expect(!(leg.routingNodes.contains(wn) && leg.routingNodes.contains(ne)), "\(tags): the route passed the barrier")
             }
         }
@@ -108,32 +97,30 @@ struct CraftedAccessRuleTests {
 
     /// Car barriers are the car's: a pedestrian and a cyclist pass the bollard a car must turn back at.
     @Test func barriersStopCarsNotPedestriansOrCyclists() throws {
-        let map = street(nodeTags: ["barrier": "bollard"])
-        let graph = try map.importGraph(named: "barrier-bollard-profiles")
-        let west = point(map, column: 0, row: 0), east = point(map, column: 8, row: 0)
+        let map = try street(nodeTags: ["barrier": "bollard"]).importGraph(named: "barrier-bollard-profiles")
+        let west = map["W"], east = map["E"]
         let straight = Geo.haversine(west, east)
         for profile in [ProfileID.foot, .bicycle] {
-            let router = Router(graph: try RoutingGraph(file: graph.file, profile: profile))
+            let router = Router(graph: try map.graph(profile: profile))
             var options = RouteOptions()
             options.radius = 200
             let leg = try #require(try router.route([west, east], options: options).routes.first?.legs.first, "\(profile)")
             #expect(abs(leg.distance - straight) < 1, "\(profile): \(leg.distance) m for a \(straight) m street")
         }
-        #expect(map.turnCost(graph, from: "WN", into: "NE") == nil)
+        #expect(map.turnCost(from: "WN", into: "NE") == nil)
     }
 
     /// `private` is restricted as `destination` is (car.lua's `restricted_access_tag_list`): the same behaviour.
     @Test(arguments: ["destination", "private"])
     func destinationRoadsCarryRoutesOnlyToOrFromPlacesOnThem(access: String) throws {
-        let map = shortcut(["highway": "residential", "access": access])
-        let graph = try map.importGraph(named: "access-\(access)")
-        let router = Router(graph: graph)
-        let west = point(map, column: 0, row: 0), east = point(map, column: 12, row: 0)
-        let onTheRoad = point(map, column: 6, row: -0.1)
+        let map = try shortcut(["highway": "residential", "access": access]).importGraph(named: "access-\(access)")
+        let router = Router(graph: map.graph)
+        // The stubs' ends, and a point a tenth of a line north of the middle of A-B.
+        let west = map["X"], east = map["Y"], onTheRoad = map.cell("A", columns: 4, lines: -0.1)
         let penalty = Double(TurnCosts.restrictedEntryMilliseconds) / 1000
         // Through traffic takes the detour A-D-F-B although A-B is shorter, and pays no penalty.
-        let open = shortcut(["highway": "residential"])
-        let direct = try #require(try Router(graph: open.importGraph(named: "access-destination-open")).route([west, east]).routes.first?.legs.first)
+        let open = try shortcut(["highway": "residential"]).importGraph(named: "access-destination-open")
+        let direct = try #require(try Router(graph: open.graph).route([west, east]).routes.first?.legs.first)
         for algorithm in SearchAlgorithm.allCases {
             var options = RouteOptions()
             options.algorithm = algorithm
@@ -163,16 +150,16 @@ struct CraftedAccessRuleTests {
     /// A private service road A-B takes a waypoint only when no other road lies within the radius (car.lua's start
     /// points leave private service roads out); a private residential road takes it like any road.
     @Test func privateServiceRoadIsNoPreferredStart() throws {
-        let onTheRoad = Coordinate(lat: origin.lat + 0.1 * 0.0005, lon: origin.lon + 6 * 0.0005)
         var wide = RouteOptions(), narrow = RouteOptions()
         wide.radius = 500
         narrow.radius = 50
         for (highway, preferred) in [("service", false), ("residential", true)] {
-            let map = shortcut(["highway": highway, "access": "private"])
-            let graph = try map.importGraph(named: "access-private-\(highway)")
-            let router = Router(graph: graph)
+            let map = try shortcut(["highway": highway, "access": "private"]).importGraph(named: "access-private-\(highway)")
+            let router = Router(graph: map.graph)
             let metric = router.metric(avoid: [], mode: .strict, traffic: nil)
-            let ab = Int(graph.routingEdge[try #require(map.routingNode(graph, "AB"))] >> 1)
+            let ab = Int(map.graph.routingEdge[try #require(map.routingNode("AB"))] >> 1)
+            // A tenth of a line north of the middle of A-B.
+            let onTheRoad = map.cell("A", columns: 4, lines: -0.1)
             let snap = try router.snap(onTheRoad, index: 0, options: wide, metric: metric)
             #expect((snap.edge == ab) == preferred, "\(highway): snapped \(snap.distance) m away onto edge \(snap.edge)")
             // With no other road in reach, the private road takes the waypoint.

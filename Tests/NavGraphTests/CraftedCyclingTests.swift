@@ -8,8 +8,6 @@ import Testing
 /// The cycling, walking and e-scooter profiles after OSRM v26 bicycle.lua / foot.lua: their way rules on tags, their
 /// turn costs, and routes and guidance on crafted maps (pushing sections, unnamed cycleways, no lanes).
 @Suite struct CraftedCyclingTests {
-    typealias Sketch = GuidanceJunctionTests.Sketch
-
     static let bicycle = BicycleProfile(), foot = FootProfile(), escooter = EScooterProfile()
 
     // MARK: Way rules
@@ -101,32 +99,39 @@ import Testing
     // MARK: Routes and guidance
 
     /// A street W-A-B-C east: A-B a footway (unnamed) or a cycleway, the rest residential streets; a long residential
-    /// detour A-D-E-B south of it (1.5 km) that a cyclist would rather not ride:
-    ///
-    ///     W ---- A ~~~~ B ---- C
-    ///            |      |
-    ///            D ---- E      (700 m south)
-    static func street(middle: [String: String], eastTags: [String: String] = ["highway": "residential", "name": "East Street"]) -> Sketch {
-        var s = Sketch()
-        s.node(1, -200, 0); s.node(2, 0, 0); s.node(3, 150, 0); s.node(4, 350, 0); s.node(5, 0, -700); s.node(6, 150, -700)
-        s.way([1, 2], ["highway": "residential", "name": "West Street"])
-        s.way([2, 3], middle)
-        s.way([3, 4], eastTags)
-        s.way([2, 5], ["highway": "residential", "name": "Detour"]); s.way([5, 6], ["highway": "residential", "name": "Detour"])
-        s.way([6, 3], ["highway": "residential", "name": "Detour"])
-        return s
+    /// detour A-D-E-B south of it (1.5 km) that a cyclist would rather not ride; and, when `north` tags it, a street
+    /// B-N north (else N is a node of no way). One column is 50 m, one line 100 m; A lies at (45.0, 7.0).
+    static func street(middle: [String: String], eastTags: [String: String] = ["highway": "residential", "name": "East Street"],
+                       north: [String: String]? = nil) throws -> MapDrawing {
+        let detour = ["highway": "residential", "name": "Detour"]
+        return try MapDrawing("""
+                   N
+                   |
+                   |
+            W---A~~B---C
+                |  |
+                |  |
+                |  |
+                |  |
+                |  |
+                |  |
+                D--E
+            """, gridMetres: 50, lineMetres: 100, anchor: "A",
+            ways: [("WA", ["highway": "residential", "name": "West Street"]), ("AB", middle), ("BC", eastTags),
+                   ("AD", detour), ("DE", detour), ("EB", detour)] + (north.map { [("BN", $0)] } ?? []))
     }
 
-    static func leg(_ graph: RoutingGraph, profile: ProfileID, to: Coordinate = Sketch.coordinate(300, 0)) throws -> RouteLeg {
-        let router = Router(graph: try RoutingGraph(file: graph.file, profile: profile))
-        var response = try router.route([Sketch.coordinate(-150, 0), to])
+    /// The leg of `profile` from 50 m east of W to `to` (by default 50 m west of C), with its guidance steps.
+    static func leg(_ map: DrawnMap, profile: ProfileID, to: Coordinate? = nil) throws -> RouteLeg {
+        let router = Router(graph: try map.graph(profile: profile))
+        var response = try router.route([map.point("W", east: 50), to ?? map.point("C", east: -50)])
         router.addSteps(to: &response)
         return response.routes[0].legs[0]
     }
 
     @Test func pushedFootwayIsAnnouncedAndRiddenAgainAfter() throws {
-        let graph = try Self.street(middle: ["highway": "footway"]).osm.importGraph(named: "cycling-push-footway")
-        let ride = try Self.leg(graph, profile: .bicycle)
+        let map = try Self.street(middle: ["highway": "footway"]).importGraph(named: "cycling-push-footway")
+        let ride = try Self.leg(map, profile: .bicycle)
         let narrator = try PhrasebookNarrator(locale: "en", units: .metric)
         let pushed = try #require(ride.steps.firstIndex { $0.mode == .pushingBike }, "\(ride.steps.map(\.mode))")
         #expect(ride.steps[pushed].maneuver.notice == .pushBike)
@@ -141,16 +146,15 @@ import Testing
             #expect(!words.isEmpty && words != narrator.instruction(steps: ride.steps, index: pushed), "\(language)")
         }
         // A pedestrian walks the same footway: walking, never pushing.
-        let walk = try Self.leg(graph, profile: .foot)
+        let walk = try Self.leg(map, profile: .foot)
         #expect(walk.steps.allSatisfy { $0.mode == .walking })
     }
 
     @Test func unnamedCyclewayIsNamedByItsKind() throws {
         // An unnamed cycleway north from B: the ride turns left onto it.
-        var s = Self.street(middle: ["highway": "residential", "name": "Middle Street"])
-        s.node(7, 150, 300); s.way([3, 7], ["highway": "cycleway"])
-        let graph = try s.osm.importGraph(named: "cycling-unnamed-cycleway")
-        let ride = try Self.leg(graph, profile: .bicycle, to: Sketch.coordinate(150, 250))
+        let map = try Self.street(middle: ["highway": "residential", "name": "Middle Street"], north: ["highway": "cycleway"])
+            .importGraph(named: "cycling-unnamed-cycleway")
+        let ride = try Self.leg(map, profile: .bicycle, to: map.point("N", north: -50))
         let narrator = try PhrasebookNarrator(locale: "en", units: .metric)
         let texts = ride.steps.indices.map { narrator.instruction(steps: ride.steps, index: $0) }
         let onto = try #require(ride.steps.firstIndex { $0.roadClass == .cycleway && $0.maneuver.type != .arrive }, "\(texts)")
@@ -159,13 +163,13 @@ import Testing
     }
 
     @Test func lanesGuideDriversOnly() throws {
-        var s = Self.street(middle: ["highway": "residential", "name": "Middle Street", "turn:lanes:forward": "left|through|right"])
-        s.way([3, 7], ["highway": "residential", "name": "North Street"]); s.node(7, 150, 300)
-        let graph = try s.osm.importGraph(named: "cycling-lanes")
+        let map = try Self.street(middle: ["highway": "residential", "name": "Middle Street", "turn:lanes:forward": "left|through|right"],
+                                  north: ["highway": "residential", "name": "North Street"])
+            .importGraph(named: "cycling-lanes")
         let lanes = { (leg: RouteLeg) in leg.steps.flatMap { $0.intersections.compactMap(\.lanes) } }
-        #expect(!lanes(try Self.leg(graph, profile: .car)).isEmpty)
-        #expect(lanes(try Self.leg(graph, profile: .bicycle)).isEmpty)
-        #expect(lanes(try Self.leg(graph, profile: .foot)).isEmpty)
+        #expect(!lanes(try Self.leg(map, profile: .car)).isEmpty)
+        #expect(lanes(try Self.leg(map, profile: .bicycle)).isEmpty)
+        #expect(lanes(try Self.leg(map, profile: .foot)).isEmpty)
     }
 
     /// A 25 x 25 grid of streets 100 m apart (big enough for a main component), and south of it a footway that only a
@@ -173,33 +177,50 @@ import Testing
     /// footway and 70 m from the grid snaps to the grid (the footway is an island for the bicycle); a walker's to the
     /// footway.
     @Test func cyclistsSnapToTheirOwnNetworkNotThePedestrians() throws {
-        var s = Sketch()
-        func id(_ i: Int, _ j: Int) -> Int64 { Int64(10_000 + i * 25 + j) }
-        for i in 0..<25 { for j in 0..<25 { s.node(id(i, j), Double(i) * 100, Double(j) * 100) } }
-        for i in 0..<25 {
-            for j in 0..<25 {
-                if i + 1 < 25 { s.way([id(i, j), id(i + 1, j)], ["highway": "residential"]) }
-                if j + 1 < 25 { s.way([id(i, j), id(i, j + 1)], ["highway": "residential"]) }
+        // The grid's south-west corner O at (45.0, 7.0) and its crossing G on the south edge are drawn; the grid's
+        // other 623 crossings, 100 m apart, are placed from O below. One column is 100 m, one line 50 m.
+        var drawing = try MapDrawing("""
+            O-----------G
+                        |
+                        F--H
+            """, gridMetres: 100, lineMetres: 50,
+            ways: [("GF", ["highway": "path", "bicycle": "no"]), ("FH", ["highway": "footway"])])
+        let corner = try #require(drawing.coordinates["O"])
+        func id(_ i: Int, _ j: Int) -> Int64 {
+            switch (i, j) {
+            case (0, 0): MapDrawing.nodeID("O")
+            case (12, 0): MapDrawing.nodeID("G")
+            default: Int64(10_000 + i * 25 + j)
             }
         }
-        s.node(1, 1200, -100); s.node(2, 1500, -100)
-        s.way([id(12, 0), 1], ["highway": "path", "bicycle": "no"])
-        s.way([1, 2], ["highway": "footway"])
-        let graph = try s.osm.importGraph(named: "cycling-own-components")
-        let start = Sketch.coordinate(1400, -70), end = Sketch.coordinate(1000, 50)
-        let bicycle = try RoutingGraph(file: graph.file, profile: .bicycle)
+        for i in 0..<25 {
+            for j in 0..<25 where id(i, j) >= 10_000 {
+                let lat = corner.lat + Double(j) * 100 / MapDrawing.metresPerDegree
+                let lon = corner.lon + Double(i) * 100 / (MapDrawing.metresPerDegree * cos(corner.lat * Double.pi / 180))
+                drawing.osm.nodes.append((id(i, j), lat, lon))
+            }
+        }
+        for i in 0..<25 {
+            for j in 0..<25 {
+                if i + 1 < 25 { drawing.osm.ways.append((Int64(drawing.osm.ways.count + 1), [id(i, j), id(i + 1, j)], ["highway": "residential"])) }
+                if j + 1 < 25 { drawing.osm.ways.append((Int64(drawing.osm.ways.count + 1), [id(i, j), id(i, j + 1)], ["highway": "residential"])) }
+            }
+        }
+        let map = try drawing.importGraph(named: "cycling-own-components")
+        let start = map.point("G", east: 200, north: -70), end = map.point("G", east: -200, north: 50)
+        let bicycle = try map.graph(profile: .bicycle)
         #expect(bicycle.profileComponentSizes?.first ?? 0 >= Snapper.smallComponentSize)
         let ride = try Router(graph: bicycle).route([start, end]).routes[0].legs[0]
         #expect(!ride.directedEdges.contains { bicycle.roadClass(edge: $0 >> 1) == .footway })
-        let foot = try RoutingGraph(file: graph.file, profile: .foot)
+        let foot = try map.graph(profile: .foot)
         let walk = try Router(graph: foot).route([start, end]).routes[0].legs[0]
         #expect(walk.directedEdges.contains { foot.roadClass(edge: $0 >> 1) == .footway })
     }
 
     @Test func eScooterIsServedFromTheActiveRoadSet() throws {
-        let graph = try Self.street(middle: ["highway": "cycleway", "name": "Green Way"]).osm.importGraph(named: "cycling-escooter")
-        #expect(try RoutingGraph(file: graph.file, profile: .escooter).metadata.profiles == ["bicycle", "foot", "escooter"])
-        let scooter = try Self.leg(graph, profile: .escooter), bike = try Self.leg(graph, profile: .bicycle)
+        let map = try Self.street(middle: ["highway": "cycleway", "name": "Green Way"]).importGraph(named: "cycling-escooter")
+        #expect(try map.graph(profile: .escooter).metadata.profiles == ["bicycle", "foot", "escooter"])
+        let scooter = try Self.leg(map, profile: .escooter), bike = try Self.leg(map, profile: .bicycle)
         #expect(abs(scooter.distance - bike.distance) < 1)
         #expect(scooter.duration < bike.duration)
         #expect(scooter.steps.allSatisfy { $0.mode == .cycling })

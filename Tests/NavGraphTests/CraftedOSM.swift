@@ -48,22 +48,53 @@ struct CraftedOSM {
         return try RoutingGraph(path: output)
     }
 
-    /// A plus-shaped junction at (45.0, 7.0) with arms W, E, N, S, a oneway loop north of it, and two islands.
+    /// Each of `digits` (the nodes drawn as digits) with its value as node id: the maps below keep the ids their tests
+    /// and others name.
+    static func digitIDs(_ digits: String) -> [Character: Int64] {
+        Dictionary(uniqueKeysWithValues: digits.compactMap { digit in digit.wholeNumberValue.map { (digit, Int64($0)) } })
+    }
+
+    /// A plus-shaped junction 1 at (45.0, 7.0) with arms 2 (west), 3 (east), 4 (north) and 5 (south), ways 10 to 13; a
+    /// loop north of it (way 14 from 4 up to 6, the oneway 15 from 6 to 7, and 16 back round by 8 and 9); and two
+    /// islands with no road to the rest (ways 17 and 18). One column is 0.0005° of longitude (39 m), one line 0.001° of
+    /// latitude (111 m). `restriction` runs from way 10 via node 1 to way 12 (to way 11 for an only_straight_on).
     static func testTown(restriction: String?) -> CraftedOSM {
-        var osm = CraftedOSM()
-        osm.nodes = [
-            (1, 45.000, 7.000), (2, 45.000, 6.998), (3, 45.000, 7.002), (4, 45.002, 7.000), (5, 44.998, 7.000),
-            (6, 45.010, 7.000), (7, 45.010, 7.004), (8, 45.012, 7.004), (9, 45.012, 7.000),
-            (20, 45.0126, 7.001), (21, 45.0126, 7.0015),   // near island
-            (30, 45.030, 7.001), (31, 45.030, 7.0015),     // far island
-        ]
+        (try? drawnTown(restriction: restriction)) ?? CraftedOSM()
+    }
+
+    /// testTown's map (a drawing error gives the empty map instead, which no test imports).
+    private static func drawnTown(restriction: String?) throws -> CraftedOSM {
         let road = ["highway": "residential"]
-        osm.ways = [
-            (10, [2, 1], road), (11, [1, 3], road), (12, [1, 4], road), (13, [1, 5], road), (14, [4, 6], road),
-            (15, [6, 7], ["highway": "residential", "oneway": "yes", "name": "One Way Street"]),
-            (16, [7, 8, 9, 6], road),
-            (17, [20, 21], road), (18, [30, 31], road),
-        ]
+        let origin = Coordinate(lat: 45.0, lon: 7.0), column = DegreeGrid.gridMetres(at: origin)
+        var osm = try MapDrawing("""
+                9-------8
+                |       |
+                6------>7
+                |
+                |
+                |
+                |
+                |
+                |
+                |
+                4
+                |
+            2---1---3
+                |
+                5
+            """, gridMetres: column, lineMetres: 2 * DegreeGrid.lineMetres, origin: origin, anchor: "1",
+            ways: [("21", road), ("13", road), ("14", road), ("15", road), ("46", road),
+                   ("67", ["highway": "residential", "oneway": "yes", "name": "One Way Street"]), ("7896", road)])
+            .numbered(nodes: digitIDs("123456789"), ways: [10, 11, 12, 13, 14, 15, 16]).osm
+        // The islands, each drawn at its own latitude (off the town's grid) and half a column long: the near one (nodes
+        // 20 and 21) 0.0006° north of 9-8, the far one (30 and 31) 2 km north.
+        let nearOrigin = Coordinate(lat: 45.0126, lon: 7.001), farOrigin = Coordinate(lat: 45.030, lon: 7.001)
+        let near = try MapDrawing("a-b", gridMetres: DegreeGrid.gridMetres(at: nearOrigin) / 2, origin: nearOrigin, ways: [("ab", road)])
+            .numbered(nodes: ["a": 20, "b": 21], ways: [17]).osm
+        let far = try MapDrawing("c-d", gridMetres: DegreeGrid.gridMetres(at: farOrigin) / 2, origin: farOrigin, ways: [("cd", road)])
+            .numbered(nodes: ["c": 30, "d": 31], ways: [18]).osm
+        osm.nodes += near.nodes + far.nodes
+        osm.ways += near.ways + far.ways
         if let restriction {
             let to: Int64 = restriction.hasPrefix("only_straight") ? 11 : 12
             osm.relations = [(100, [("way", 10, "from"), ("node", 1, "via"), ("way", to, "to")], ["type": "restriction", "restriction": restriction])]
@@ -71,36 +102,21 @@ struct CraftedOSM {
         return osm
     }
 
-    /// Two parallel east-west streets joined by a short connector (way 20) at lon 7.002 and by a detour
-    /// (ways 40, 50, 60) to the east; `restriction` (e.g. no_u_turn) runs from way 10 via way 20 to way 30.
+    /// Two parallel east-west streets joined by a short connector (way 20) at lon 7.002 and by a detour (ways 40, 50,
+    /// 60) to the east; `restriction` (e.g. no_u_turn) runs from way 10 via way 20 to way 30. On the degree grid
+    /// (0.0005° a line and a column), node 1 at (45.0, 7.0); a drawing error gives the empty map, which no test imports.
     static func viaWayTown(restriction: String?) -> CraftedOSM {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.000, 7.000), (2, 45.000, 7.002), (5, 45.000, 7.004),
-                     (4, 45.001, 7.000), (3, 45.001, 7.002), (6, 45.001, 7.004)]
-        let road = ["highway": "residential"]
-        osm.ways = [(10, [1, 2], road), (20, [2, 3], road), (30, [3, 4], road),
-                    (40, [2, 5], road), (50, [5, 6], road), (60, [6, 3], road)]
+        let origin = Coordinate(lat: 45.0, lon: 7.0), road = ["highway": "residential"]
+        guard var osm = try? MapDrawing("""
+            4---3---6
+                |   |
+            1---2---5
+            """, gridMetres: DegreeGrid.gridMetres(at: origin), lineMetres: DegreeGrid.lineMetres, origin: origin, anchor: "1",
+            ways: [("12", road), ("23", road), ("34", road), ("25", road), ("56", road), ("63", road)])
+            .numbered(nodes: digitIDs("123456"), ways: [10, 20, 30, 40, 50, 60]).osm else { return CraftedOSM() }
         if let restriction {
             osm.relations = [(200, [("way", 10, "from"), ("way", 20, "via"), ("way", 30, "to")],
                               ["type": "restriction", "restriction": restriction])]
-        }
-        return osm
-    }
-
-    /// A straight street of ways 10, 20, 60, 70 (west to east) with a oneway side street 30 at its middle and a detour
-    /// (40, 50, 55) south of it; no_straight_on restrictions from 10 via 20 to 30 (when `chained`) and from 20 via
-    /// 60 to 70, so that the second one's from way is the first one's via way.
-    static func chainedViaWays(chained: Bool) -> CraftedOSM {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.000, 7.000), (2, 45.000, 7.002), (3, 45.000, 7.004), (6, 45.000, 7.006), (7, 45.000, 7.008),
-                     (4, 45.001, 7.004), (8, 44.999, 7.002), (9, 44.999, 7.008)]
-        let road = ["highway": "residential"]
-        osm.ways = [(10, [1, 2], road), (20, [2, 3], road), (60, [3, 6], road), (70, [6, 7], road), (30, [3, 4], ["highway": "residential", "oneway": "yes"]),
-                    (40, [2, 8], road), (50, [8, 9], road), (55, [9, 7], road)]
-        let restriction = ["type": "restriction", "restriction": "no_straight_on"]
-        osm.relations = [(301, [("way", 20, "from"), ("way", 60, "via"), ("way", 70, "to")], restriction)]
-        if chained {
-            osm.relations.append((300, [("way", 10, "from"), ("way", 20, "via"), ("way", 30, "to")], restriction))
         }
         return osm
     }

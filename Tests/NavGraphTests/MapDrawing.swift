@@ -114,3 +114,24 @@ struct DrawnMap {
                           lon: base.lon + east / (MapDrawing.metresPerDegree * cos(base.lat * Double.pi / 180)))
     }
 }
+
+extension MapDrawing {
+    /// The same map with OSM ids of its own, for maps whose tests name their ids: `nodes` gives letters their ids (an
+    /// unlisted letter keeps its ASCII code), `ways` lists the way ids in the order of `ways`.
+    func numbered(nodes: [Character: Int64] = [:], ways: [Int64]) throws -> MapDrawing {
+        guard ways.count == osm.ways.count else { throw NavGraphError("map drawing: \(ways.count) way ids for \(osm.ways.count) ways") }
+        for letter in nodes.keys where coordinates[letter] == nil {
+            throw NavGraphError("map drawing: node ids name node '\(letter)', which is not drawn")
+        }
+        let renamed = Dictionary(uniqueKeysWithValues: nodes.map { (Self.nodeID($0.key), $0.value) })
+        let id = { (old: Int64) in renamed[old] ?? old }
+        var copy = self
+        copy.osm.nodes = osm.nodes.map { (id($0.id), $0.lat, $0.lon) }.sorted { $0.id < $1.id }
+        guard Set(copy.osm.nodes.map(\.id)).count == copy.osm.nodes.count, Set(ways).count == ways.count else {
+            throw NavGraphError("map drawing: two nodes or two ways share an id")
+        }
+        copy.osm.ways = zip(ways, osm.ways).map { ($0, $1.refs.map(id), $1.tags) }
+        copy.osm.nodeTags = Dictionary(uniqueKeysWithValues: osm.nodeTags.map { (id($0.key), $0.value) })
+        return copy
+    }
+}

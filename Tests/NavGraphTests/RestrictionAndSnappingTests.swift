@@ -76,11 +76,30 @@ import Testing
 
     /// A via-way restriction whose from way is another one's via way holds on that one's copied path too.
     @Test func chainedViaWayRestrictionsBothHold() throws {
-        let onFirst = Coordinate(lat: 45.0, lon: 7.001), onLast = Coordinate(lat: 45.0, lon: 7.007)
+        // A straight street of ways 10, 20, 60, 70 with the oneway side street 30 north at 3 and the detour 40, 50, 55
+        // south; no_straight_on from 20 via 60 to 70 and, when chained, from 10 via 20 to 30. On the degree grid.
+        let origin = Coordinate(lat: 45.0, lon: 7.0), road = ["highway": "residential"]
+        var drawing = try MapDrawing("""
+                    4
+                    ^
+            1---2---3---6---7
+                |           |
+                8-----------9
+            """, gridMetres: DegreeGrid.gridMetres(at: origin), lineMetres: DegreeGrid.lineMetres, origin: origin, anchor: "1",
+            ways: [("12", road), ("23", road), ("36", road), ("67", road), ("34", ["highway": "residential", "oneway": "yes"]),
+                   ("28", road), ("89", road), ("97", road)])
+            .numbered(nodes: CraftedOSM.digitIDs("12346789"), ways: [10, 20, 60, 70, 30, 40, 50, 55])
+        let restriction = ["type": "restriction", "restriction": "no_straight_on"]
         var dijkstra = RouteOptions()
         dijkstra.algorithm = .dijkstra
         for chained in [false, true] {
-            let graph = try CraftedOSM.chainedViaWays(chained: chained).importGraph(named: "viaway-chain-\(chained)")
+            drawing.osm.relations = [(301, [("way", 20, "from"), ("way", 60, "via"), ("way", 70, "to")], restriction)]
+            if chained {
+                drawing.osm.relations.append((300, [("way", 10, "from"), ("way", 20, "via"), ("way", 30, "to")], restriction))
+            }
+            let map = try drawing.importGraph(named: "viaway-chain-\(chained)"), graph = map.graph
+            // Midway along ways 10 and 70.
+            let onFirst = map.cell("1", columns: 2), onLast = map.cell("6", columns: 2)
             #expect(graph.metadata.report.viaWayRestrictionsKept == (chained ? 2 : 1))
             let route = try Router(graph: graph).route([onFirst, onLast])
             let ways = route.routes[0].legs[0].directedEdges.map { graph.edgeWay[$0 >> 1] }

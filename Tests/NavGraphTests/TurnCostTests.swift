@@ -5,54 +5,27 @@ import Testing
 @testable import NavGraphOrder
 @testable import NavGraphServer
 
-/// A crafted junction drawn as an ASCII map: each letter is an OSM node, one character column or row is
-/// `spacing` degrees; ways are strings of letters; node tags go by letter.
-struct AsciiJunction {
-    var map: String
-    var ways: [(letters: String, tags: [String: String])]
-    var nodeTags: [Character: [String: String]] = [:]
-    /// Where the map's top-left character lies: the country decides the driving side.
-    var origin: Coordinate
-    var spacing = 0.0005
+/// The grid of the maps first drawn in degrees (AsciiJunction's): 0.0005° of latitude a line and 0.0005° of longitude
+/// a column, about 56 m by 39 m at 45° N.
+enum DegreeGrid {
+    /// Degrees per line and per column.
+    static let spacing = 0.0005
+    /// Metres per line.
+    static let lineMetres = spacing * MapDrawing.metresPerDegree
+    /// Metres per column at `origin`'s latitude (where the drawing places its top-left character or its anchor).
+    static func gridMetres(at origin: Coordinate) -> Double { lineMetres * cos(origin.lat * Double.pi / 180) }
+}
 
-    func nodeID(_ letter: Character) -> Int64 { Int64(letter.asciiValue ?? 0) }
-
-    var xml: String {
-        var lines = ["<?xml version='1.0' encoding='UTF-8'?>", "<osm version=\"0.6\" generator=\"navgraph-tests\">"]
-        for (row, line) in map.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            for (column, character) in line.enumerated() where character.isLetter {
-                let lat = origin.lat - Double(row) * spacing, lon = origin.lon + Double(column) * spacing
-                let tags = (nodeTags[character] ?? [:]).sorted { $0.key < $1.key }.map { "<tag k=\"\($0.key)\" v=\"\($0.value)\"/>" }
-                lines.append("  <node id=\"\(nodeID(character))\" version=\"1\" lat=\"\(lat)\" lon=\"\(lon)\">" + tags.joined() + "</node>")
-            }
-        }
-        for (index, way) in ways.enumerated() {
-            lines.append("  <way id=\"\(index + 1)\" version=\"1\">")
-            lines += way.letters.map { "    <nd ref=\"\(nodeID($0))\"/>" }
-            lines += way.tags.sorted { $0.key < $1.key }.map { "    <tag k=\"\($0.key)\" v=\"\($0.value)\"/>" }
-            lines.append("  </way>")
-        }
-        lines.append("</osm>")
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    func importGraph(named name: String) throws -> RoutingGraph {
-        let osm = Fixtures.workDirectory.appendingPathComponent("\(name).osm").path
-        try xml.write(toFile: osm, atomically: true, encoding: .utf8)
-        let output = Fixtures.workDirectory.appendingPathComponent("\(name).navgraph").path
-        try Importer.run(input: osm, output: output, log: ProgressLog(quiet: true))
-        return try RoutingGraph(path: output)
-    }
-
+extension DrawnMap {
     /// Stored cost in ms of turning from the road arriving along `from` (two letters, e.g. "WJ") into `into` ("JN").
-    func turnCost(_ graph: RoutingGraph, from: String, into: String) -> UInt32? {
-        guard let fromNode = routingNode(graph, from), let intoNode = routingNode(graph, into) else { return nil }
+    func turnCost(from: String, into: String) -> UInt32? {
+        guard let fromNode = routingNode(from), let intoNode = routingNode(into) else { return nil }
         return RoutingMetric.freeFlow(graph).turnCost(graph, from: fromNode, to: intoNode)
     }
 
     /// Routing node of the directed edge that ends with the two letters' segment (e.g. "WJ": the edge arriving at J from W).
-    func routingNode(_ graph: RoutingGraph, _ letters: String) -> Int? {
-        let ids = letters.map(nodeID)
+    func routingNode(_ letters: String) -> Int? {
+        let ids = letters.map(MapDrawing.nodeID)
         for edge in 0..<graph.edgeCount {
             let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
             for index in first..<last {
@@ -63,24 +36,31 @@ struct AsciiJunction {
         }
         return nil
     }
+
+    /// The point `columns` east and `lines` south of a letter on the degree grid (fractions and negatives too).
+    func cell(_ letter: Character, columns: Double = 0, lines: Double = 0) -> Coordinate {
+        Coordinate(lat: self[letter].lat - lines * DegreeGrid.spacing, lon: self[letter].lon + columns * DegreeGrid.spacing)
+    }
 }
 
 private extension Int {
+    /// The value, or nil when negative (no routing node).
     var nonNegative: Int? { self >= 0 ? self : nil }
 }
 
-/// A plus junction J: a main street W-J-E (one way, one name) crossed by N-J-S.
-private func plusJunction(at origin: Coordinate, junctionTags: [String: String] = [:]) -> AsciiJunction {
-    AsciiJunction(
-        map: """
-             ..N..
-             .....
-             W.J.E
-             .....
-             ..S..
-             """,
+/// A plus junction J on the degree grid, its top-left character at `origin`: a main street W-J-E (one way, one name)
+/// crossed by N-J-S.
+private func plusJunction(at origin: Coordinate, junctionTags: [String: String] = [:], named name: String) throws -> DrawnMap {
+    try MapDrawing("""
+          N
+          |
+        W-J-E
+          |
+          S
+        """, gridMetres: DegreeGrid.gridMetres(at: origin), lineMetres: DegreeGrid.lineMetres, origin: origin,
         ways: [("WJE", ["highway": "residential", "name": "Main Street"]), ("NJS", ["highway": "residential", "name": "Cross Street"])],
-        nodeTags: ["J": junctionTags], origin: origin)
+        nodeTags: ["J": junctionTags])
+        .importGraph(named: name)
 }
 
 // Pinned values of OSRM v26 car.lua's turn function (ms): 90° away from traffic, 90° across traffic (sigmoid + oncoming
@@ -95,71 +75,63 @@ private let england = Coordinate(lat: 51.5, lon: -0.12)
 @Suite("Turn costs")
 struct TurnCostTests {
     @Test func rightHandTrafficLeftCostsMoreThanRight() throws {
-        let junction = plusJunction(at: italy)
-        let graph = try junction.importGraph(named: "turn-right-hand")
+        let map = try plusJunction(at: italy, named: "turn-right-hand")
         // Heading east from W: N is on the left, S on the right.
-        #expect(junction.turnCost(graph, from: "WJ", into: "JN") == acrossTraffic)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JS") == awayFromTraffic)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JE") == 0)
+        #expect(map.turnCost(from: "WJ", into: "JN") == acrossTraffic)
+        #expect(map.turnCost(from: "WJ", into: "JS") == awayFromTraffic)
+        #expect(map.turnCost(from: "WJ", into: "JE") == 0)
     }
 
     @Test(arguments: [("malta", malta), ("england", england)])
     func leftHandTrafficRightCostsMoreThanLeft(place: String, origin: Coordinate) throws {
-        let junction = plusJunction(at: origin)
-        let graph = try junction.importGraph(named: "turn-left-hand-\(place)")
-        #expect(junction.turnCost(graph, from: "WJ", into: "JN") == awayFromTraffic)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JS") == acrossTraffic)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JE") == 0)
+        let map = try plusJunction(at: origin, named: "turn-left-hand-\(place)")
+        #expect(map.turnCost(from: "WJ", into: "JN") == awayFromTraffic)
+        #expect(map.turnCost(from: "WJ", into: "JS") == acrossTraffic)
+        #expect(map.turnCost(from: "WJ", into: "JE") == 0)
     }
 
     @Test func uTurnAtDeadEndCostsItsPenalty() throws {
-        let junction = plusJunction(at: italy)
-        let graph = try junction.importGraph(named: "turn-u-turn")
-        #expect(junction.turnCost(graph, from: "JE", into: "EJ") == uTurn)
+        let map = try plusJunction(at: italy, named: "turn-u-turn")
+        #expect(map.turnCost(from: "JE", into: "EJ") == uTurn)
         // No U-turn at the junction itself.
-        #expect(junction.turnCost(graph, from: "WJ", into: "JW") == nil)
+        #expect(map.turnCost(from: "WJ", into: "JW") == nil)
     }
 
     @Test func signalAddsItsDelayToEveryTurn() throws {
-        let junction = plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"])
-        let graph = try junction.importGraph(named: "turn-signal")
-        #expect(junction.turnCost(graph, from: "WJ", into: "JE") == 2000)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JS") == 2000 + awayFromTraffic)
-        #expect(junction.turnCost(graph, from: "WJ", into: "JN") == 2000 + acrossTraffic)
+        let map = try plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"], named: "turn-signal")
+        #expect(map.turnCost(from: "WJ", into: "JE") == 2000)
+        #expect(map.turnCost(from: "WJ", into: "JS") == 2000 + awayFromTraffic)
+        #expect(map.turnCost(from: "WJ", into: "JN") == 2000 + acrossTraffic)
     }
 
     @Test func stopGiveWayAndLevelCrossingDelays() throws {
         for (tags, delay) in [(["highway": "stop"], UInt32(2000)), (["highway": "give_way"], 1000), (["railway": "level_crossing"], 1000)] {
-            let junction = plusJunction(at: italy, junctionTags: tags)
-            let graph = try junction.importGraph(named: "turn-control-\(delay)-\(tags.keys.first ?? "")")
-            #expect(junction.turnCost(graph, from: "WJ", into: "JE") == delay, "\(tags)")
+            let map = try plusJunction(at: italy, junctionTags: tags, named: "turn-control-\(delay)-\(tags.keys.first ?? "")")
+            #expect(map.turnCost(from: "WJ", into: "JE") == delay, "\(tags)")
         }
     }
 
     /// A signal mid-way along a street, facing only traffic along the way (`traffic_signals:direction=forward`).
     @Test func signalOnAStreetCountsInItsDirectionOnly() throws {
-        let junction = AsciiJunction(
-            map: """
-                 ..N......
-                 W.J..T..E
-                 """,
+        let map = try MapDrawing("""
+              N
+            W-J--T--E
+            """, gridMetres: DegreeGrid.gridMetres(at: italy), lineMetres: DegreeGrid.lineMetres, origin: italy,
             ways: [("WJ", ["highway": "residential", "name": "Main Street"]), ("JTE", ["highway": "residential", "name": "Main Street"]),
                    ("JN", ["highway": "residential"])],
-            nodeTags: ["T": ["highway": "traffic_signals", "traffic_signals:direction": "forward"]], origin: italy)
-        let graph = try junction.importGraph(named: "turn-street-signal")
-        #expect(junction.turnCost(graph, from: "WJ", into: "JT") == 2000)
+            nodeTags: ["T": ["highway": "traffic_signals", "traffic_signals:direction": "forward"]])
+            .importGraph(named: "turn-street-signal")
+        #expect(map.turnCost(from: "WJ", into: "JT") == 2000)
         // Driving west the signal does not face the car: the U-turn at E costs just its penalty.
-        #expect(junction.turnCost(graph, from: "TE", into: "ET") == uTurn)
+        #expect(map.turnCost(from: "TE", into: "ET") == uTurn)
     }
 
     /// The route pays each turn exactly once: leg duration equals the search cost, and the turn delay is the pinned cost.
     @Test func legDurationIncludesTurnDelay() throws {
-        let junction = plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"])
-        let graph = try junction.importGraph(named: "turn-leg")
-        let router = Router(graph: graph)
+        let map = try plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"], named: "turn-leg")
+        let router = Router(graph: map.graph)
         // From the W arm to the N arm: a left turn across traffic at a signal.
-        let west = Coordinate(lat: italy.lat - 2 * 0.0005, lon: italy.lon + 0.0003)
-        let north = Coordinate(lat: italy.lat - 0.0002, lon: italy.lon + 2 * 0.0005)
+        let west = map.cell("W", columns: 0.6), north = map.cell("N", lines: 0.4)
         for algorithm in SearchAlgorithm.allCases {
             var options = RouteOptions()
             options.algorithm = algorithm
@@ -173,21 +145,19 @@ struct TurnCostTests {
     /// Congestion on the road arriving at a junction scales the junction's turn cost by that road's time factor;
     /// `durationTypical` keeps the free-flow turn cost.
     @Test func congestedApproachScalesTheTurnDelay() throws {
-        let junction = plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"])
-        let graph = try junction.importGraph(named: "turn-traffic")
+        let map = try plusJunction(at: italy, junctionTags: ["highway": "traffic_signals"], named: "turn-traffic")
         let csv = Fixtures.workDirectory.appendingPathComponent("turn-traffic.csv").path
         // Congestion 70 on W -> J: speed share 1 - (70 - 20) / 100 = 0.5, so the time factor is 2.
-        try "from_osm_id,to_osm_id,congestion\n\(junction.nodeID("W")),\(junction.nodeID("J")),70\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        try "from_osm_id,to_osm_id,congestion\n\(MapDrawing.nodeID("W")),\(MapDrawing.nodeID("J")),70\n".write(toFile: csv, atomically: true, encoding: .utf8)
         var options = RouteOptions()
-        options.traffic = try TrafficFile.load(path: csv, graph: graph).overlay(slot: nil, label: "test")
-        let west = Coordinate(lat: italy.lat - 2 * 0.0005, lon: italy.lon + 0.0003)
-        let north = Coordinate(lat: italy.lat - 0.0002, lon: italy.lon + 2 * 0.0005)
+        options.traffic = try TrafficFile.load(path: csv, graph: map.graph).overlay(slot: nil, label: "test")
+        let west = map.cell("W", columns: 0.6), north = map.cell("N", lines: 0.4)
         for algorithm in SearchAlgorithm.allCases {
             options.algorithm = algorithm
-            let leg = try #require(try Router(graph: graph).route([west, north], options: options).routes.first?.legs.first)
+            let leg = try #require(try Router(graph: map.graph).route([west, north], options: options).routes.first?.legs.first)
             #expect(abs(leg.turnDelay - 2 * Double(2000 + acrossTraffic) / 1000) < 1e-9)
             #expect(abs(leg.duration - leg.weight) < 0.002, "duration \(leg.duration) vs search cost \(leg.weight)")
-            let free = try #require(try Router(graph: graph).route([west, north]).routes.first?.legs.first)
+            let free = try #require(try Router(graph: map.graph).route([west, north]).routes.first?.legs.first)
             #expect(abs(leg.durationTypical - free.duration) < 1e-6)
         }
     }
