@@ -9,20 +9,23 @@ import Testing
 /// with `MapDrawing` (mostly `drawing(_:ways:)`: one column or line is 62.5 m, C at 45.0 N, 7.0 E); maps whose nodes
 /// lie off that grid give their own `gridMetres` and `lineMetres`.
 @Suite struct CraftedGuidanceTurnTests {
-    typealias Sketch = GuidanceJunctionTests.Sketch
-
-    /// A map of this suite: one column or line is 62.5 m, and C lies at 45.0 N, 7.0 E (the Sketch's origin).
+    /// A map of this suite: one column or line is 62.5 m, and C lies at 45.0 N, 7.0 E.
     static func drawing(_ drawing: String, ways: [(nodes: String, tags: [String: String])]) throws -> MapDrawing {
         try MapDrawing(drawing, gridMetres: 62.5, anchor: "C", ways: ways)
     }
 
-    /// The suite's drawings put each letter exactly where a Sketch puts the same metre offsets (the angles stay).
-    @Test func drawnLettersLieWhereTheSketchPutsThem() throws {
+    /// The coordinate `x` metres east and `y` metres north of 45.0 N, 7.0 E, on the mean Earth radius's degree.
+    static func offset(_ x: Double, _ y: Double) -> Coordinate {
+        Coordinate(lat: 45.0 + y / 111_195, lon: 7.0 + x / (111_195 * cos(45.0 * .pi / 180)))
+    }
+
+    /// A drawing puts each letter exactly at its metre offsets from the anchor (so angles are the drawing's).
+    @Test func drawnLettersLieAtTheirMetreOffsets() throws {
         let map = try Self.tJunctionWithASideStreet(west: Self.road("West Street"))
         let expected: [Character: (Double, Double)] = ["C": (0, 0), "W": (-250, 0), "E": (250, 0), "J": (0, -125),
                                                        "X": (-250, -125), "S": (0, -250)]
         for (letter, metres) in expected {
-            let drawn = try #require(map.coordinates[letter]), sketched = Sketch.coordinate(metres.0, metres.1)
+            let drawn = try #require(map.coordinates[letter]), sketched = Self.offset(metres.0, metres.1)
             #expect(drawn.lat == sketched.lat && drawn.lon == sketched.lon, "\(letter)")
         }
     }

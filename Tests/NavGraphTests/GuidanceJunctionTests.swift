@@ -8,38 +8,6 @@ import Testing
 /// Crafted junctions, one guidance behaviour each. Maps are drawn north up with `MapDrawing`, each with its own
 /// scale (`gridMetres` east per column, `lineMetres` south per line).
 @Suite struct GuidanceJunctionTests {
-    /// A crafted network built from metre offsets (x east, y north of 45.0 N, 7.0 E), for tests not yet drawn.
-    struct Sketch {
-        var osm = CraftedOSM()
-        var nextWay: Int64 = 1000
-
-        /// The coordinate `x` metres east and `y` metres north of 45.0 N, 7.0 E.
-        static func coordinate(_ x: Double, _ y: Double) -> Coordinate {
-            Coordinate(lat: 45.0 + y / 111_195, lon: 7.0 + x / (111_195 * cos(45.0 * .pi / 180)))
-        }
-
-        /// Adds node `id` at `x` metres east and `y` metres north.
-        mutating func node(_ id: Int64, _ x: Double, _ y: Double) {
-            let c = Self.coordinate(x, y)
-            osm.nodes.append((id, c.lat, c.lon))
-        }
-
-        /// Adds a way through `refs` (ids from 1000 on).
-        mutating func way(_ refs: [Int64], _ tags: [String: String]) {
-            osm.ways.append((nextWay, refs, tags))
-            nextWay += 1
-        }
-
-        /// Imports the sketch and routes from (x1, y1) to (x2, y2); returns the steps of the single leg.
-        func steps(_ name: String, from a: (Double, Double), to b: (Double, Double)) throws -> [GuidanceStep] {
-            let graph = try osm.importGraph(named: name)
-            let router = Router(graph: graph)
-            var response = try router.route([Self.coordinate(a.0, a.1), Self.coordinate(b.0, b.1)])
-            router.addSteps(to: &response)
-            return response.routes[0].legs[0].steps
-        }
-    }
-
     /// A named residential street's tags.
     static func residential(_ name: String) -> [String: String] { ["highway": "residential", "name": name] }
 

@@ -13,6 +13,7 @@ public final class MapMatcher {
     public let options: MatchOptions
     public let metric: RoutingMetric
     private let table: BucketManyToMany
+    private let transitions: TransitionSearch
     private let finder: MatchCandidateFinder
     // Viterbi lattice, flat over all layers of the current chain: layer l's candidates are start[l]..<start[l + 1].
     private var snaps: [Snap] = []
@@ -23,6 +24,8 @@ public final class MapMatcher {
     private var stepMetres: [Double] = []
     private var layerStart: [Int] = [0]
     private var layerPoint: [Int] = []
+    /// The longest route accepted into each layer of the chain (0 for its first).
+    private var layerLimit: [Double] = []
     // Scratch.
     private var found: [Snap] = []
     private var foundPoints: [MatrixPoint?] = []
@@ -37,9 +40,14 @@ public final class MapMatcher {
         table = BucketManyToMany(router: router, metric: metric, attributes: .distance)
         table.strategy = .buckets
         table.threads = 1
+        transitions = TransitionSearch(graph: router.graph, metric: metric)
         finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
         planner = RoutePlanner(graph: router.graph, costs: router.costs)
     }
+
+    /// Steps whose longest acceptable route is at most this long (metres) search locally (`TransitionSearch`, a few
+    /// roads around each candidate); longer ones use the hierarchy's bucket table, whose cost does not grow with length.
+    static let localSearchMetres = 800.0
 
     /// The σ of a point: its own, else the model's default.
     private func sigma(_ point: TracePoint) -> Double { max(0.5, point.sigma ?? MatchModel.defaultSigma) }
@@ -102,6 +110,7 @@ public final class MapMatcher {
         parent.removeAll(keepingCapacity: true); stepMetres.removeAll(keepingCapacity: true)
         layerStart.removeAll(keepingCapacity: true); layerStart.append(0)
         layerPoint.removeAll(keepingCapacity: true)
+        layerLimit.removeAll(keepingCapacity: true)
     }
 
     private static func emission(_ snap: Snap, sigma: Double) -> Double {
@@ -119,6 +128,7 @@ public final class MapMatcher {
         }
         layerStart.append(snaps.count)
         layerPoint.append(point)
+        layerLimit.append(0)
     }
 
     /// Adds the point's candidates (in `found`) as the next layer; false when none can be reached from the last one.
@@ -136,10 +146,16 @@ public final class MapMatcher {
         if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
             limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
         }
-        table.costBound = options.model.costBound(metres: limit)
-        let forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner, loopMetres: limit)
-        table.costBound = options.model.costBound(metres: tolerance)
-        let backward = table.compute(sourcePoints: foundPoints, targetPoints: sources, planner: planner, loopMetres: 0)
+        let forward: TravelMatrix
+        if limit <= Self.localSearchMetres {
+            forward = transitions.compute(sources: sources, targets: foundPoints, costBound: options.model.costBound(metres: limit),
+                                          limitMetres: limit, allowLoops: true)
+        } else {
+            table.costBound = options.model.costBound(metres: limit)
+            forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner, loopMetres: limit)
+        }
+        let backward = transitions.compute(sources: foundPoints, targets: sources, costBound: options.model.costBound(metres: tolerance),
+                                           limitMetres: tolerance, allowLoops: false)
         var any = false
         let previousCount = to - from, columns = found.count
         func metres(_ matrix: TravelMatrix, _ row: Int, _ column: Int, width: Int) -> Double? {
@@ -181,6 +197,7 @@ public final class MapMatcher {
         }
         layerStart.append(snaps.count)
         layerPoint.append(point)
+        layerLimit.append(limit)
         return true
     }
 
@@ -191,6 +208,16 @@ public final class MapMatcher {
             edges.append(snaps[i].edge)
         }
         return max(1, edges.count)
+    }
+
+    /// The route of a chosen step: the one its local search scored (`TransitionSearch.path`), else the leg.
+    private func stepPath(from parent: Int, to candidate: Int, layer: Int, previousSnap: Snap, snap: Snap) -> Router.LegPath? {
+        let limit = layerLimit[layer]
+        if limit <= Self.localSearchMetres, let source = points[parent], let target = points[candidate],
+           let found = transitions.path(from: source, to: target, costBound: options.model.costBound(metres: limit), limitMetres: limit) {
+            return Router.LegPath(cost: found.cost, nodes: found.nodes, source: previousSnap, target: snap)
+        }
+        return router.legPath(from: previousSnap, to: snap, metric: metric, algorithm: .hierarchy)
     }
 
     /// Backtracks the current chain into a matching (kept when it has two points or more).
@@ -214,7 +241,7 @@ public final class MapMatcher {
             let snap = snaps[candidate]
             let point = layerPoint[layer]
             if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
-                guard let path = router.legPath(from: previousSnap, to: snap, metric: metric, algorithm: .hierarchy) else {
+                guard let path = stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap) else {
                     // Should not happen (the table found a path); close the matching here and start afresh.
                     if matching.pointIndices.count >= 2 { matchings.append(matching) }
                     matching = Matching()

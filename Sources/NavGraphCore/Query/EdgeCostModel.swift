@@ -106,15 +106,16 @@ public struct EdgeCostModel: Sendable {
     public func cost(directedEdge d: Int, upTo metres: Double, metric: RoutingMetric) -> UInt32 {
         let node = Int(graph.routingNodeOfEdge[d])
         let weight = metric.nodeWeight[node]
-        let parts = segments(directedEdge: d, traffic: metric.traffic)
-        let total = parts.reduce(0.0) { $0 + $1.current }
-        guard total > 0, total.isFinite else { return 0 }
-        var before = 0.0, travelled = 0.0
-        for part in parts {
-            if travelled + part.length <= metres { before += part.current; travelled += part.length; continue }
+        // One pass, no array: the total and the part before `metres` are summed side by side, each in segment order.
+        var total = 0.0, before = 0.0, travelled = 0.0, reached = false
+        forEachSegment(directedEdge: d, traffic: metric.traffic) { part in
+            total += part.current
+            guard !reached else { return }
+            if travelled + part.length <= metres { before += part.current; travelled += part.length; return }
             if part.length > 0 { before += part.current * max(0, metres - travelled) / part.length }
-            break
+            reached = true
         }
+        guard total > 0, total.isFinite else { return 0 }
         return UInt32(min(Double(weight), (Double(weight) * before / total).rounded()))
     }
 }

@@ -16,25 +16,31 @@ final class MatrixPoint: Sendable {
     package init(snap: Snap, metric: RoutingMetric, planner: RoutePlanner, attributes: PathAttributes?) {
         self.snap = snap
         let graph = planner.graph
-        let partial = planner.partialCosts(of: snap, metric: metric).map { ($0.key, $0.value) }.sorted { $0.0 < $1.0 }
-        let shift = partial.map { metric.nodeWeight[$0.0] - $0.1 }.max() ?? 0
-        var sources: [SearchStart] = [], targets: [SearchStart] = []
-        for (node, cost) in partial {
-            let d = Int(graph.routingEdge[node])
+        // Per usable direction (as `RoutePlanner.partialCosts` picks them), in node order: the cost from the edge
+        // start to the snap and the attributes of the parts after and before it (the latter minus the whole edge).
+        var directions: [(node: Int, cost: UInt32, remaining: (Double, Double), driven: (Double, Double))] = []
+        for direction in 0..<2 {
+            let d = 2 * snap.edge + direction
+            guard snap.directions.contains(.of(directedEdge: d)) else { continue }
+            let node = Int(graph.routingNodeOfEdge[d])
+            guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
             let position = planner.position(of: snap, onDirectedEdge: d)
-            let refund = metric.nodeWeight[node] - cost
-            var remaining = (0.0, 0.0), driven = (0.0, 0.0)
             if let attributes {
-                attributes.piece(directedEdge: d, from: position, to: graph.edgeLength[d >> 1], into: &remaining)
-                attributes.piece(directedEdge: d, from: 0, to: position, into: &driven)
-                let whole = attributes.nodeValue(node)
-                driven.0 -= whole.0
-                driven.1 -= whole.1
+                let split = attributes.split(directedEdge: d, at: position, metric: metric)
+                directions.append((node, split.cost, split.after, (split.before.0 - split.whole.0, split.before.1 - split.whole.1)))
+            } else {
+                directions.append((node, planner.costs.cost(directedEdge: d, upTo: position, metric: metric), (0, 0), (0, 0)))
             }
-            sources.append(SearchStart(node: node, cost: refund, values: remaining))
-            targets.append(SearchStart(node: node, cost: shift - refund, values: driven))
         }
-        self.partial = partial.map { (node: $0.0, cost: $0.1) }
+        directions.sort { $0.node < $1.node }
+        let shift = directions.map { metric.nodeWeight[$0.node] - $0.cost }.max() ?? 0
+        var sources: [SearchStart] = [], targets: [SearchStart] = []
+        for direction in directions {
+            let refund = metric.nodeWeight[direction.node] - direction.cost
+            sources.append(SearchStart(node: direction.node, cost: refund, values: direction.remaining))
+            targets.append(SearchStart(node: direction.node, cost: shift - refund, values: direction.driven))
+        }
+        self.partial = directions.map { (node: $0.node, cost: $0.cost) }
         self.shift = shift
         self.sources = sources
         self.targets = targets

@@ -116,6 +116,60 @@ final class PathAttributes: @unchecked Sendable {
         return (metres, milliseconds)
     }
 
+    /// A snap's view of directed edge d in one pass over its segments: the metric's cost from the edge start to
+    /// `position` metres (`EdgeCostModel.cost(directedEdge:upTo:metric:)`) and, in slot order, the attributes of the
+    /// parts before and after it and of the whole edge (`piece`), each with the same arithmetic as those functions,
+    /// so the values are identical; a matrix point needs all four, and each of those walks every segment.
+    package func split(directedEdge d: Int, at position: Double, metric: RoutingMetric)
+        -> (cost: UInt32, before: (Double, Double), after: (Double, Double), whole: (Double, Double)) {
+        let edge = d >> 1, forward = d & 1 == 0
+        let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+        let total = graph.edgeLength[edge]
+        let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
+        var travelled = 0.0
+        var before = (0.0, 0.0), after = (0.0, 0.0), whole = (0.0, 0.0)
+        // The cost's own sums, over segments with the metric's traffic (`EdgeCostModel.forEachSegment`).
+        var costTotal = 0.0, costBefore = 0.0, costTravelled = 0.0, costDone = false
+        @inline(__always) func add(_ sum: inout (Double, Double), from: Double, to: Double, length: Double, current: Double) {
+            let pieceStart = max(from, travelled), pieceEnd = min(to, travelled + length)
+            if pieceEnd > pieceStart {
+                sum.0 += pieceEnd - pieceStart
+                sum.1 += current * ((pieceEnd - pieceStart) / length)
+            }
+        }
+        for step in 0..<max(0, last - first) {
+            let start = forward ? first + step : last - step
+            let end = forward ? start + 1 : start - 1
+            let length = Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
+            let typical = total > 0 ? edgeTime * length / total : edgeTime / Double(last - first)
+            let key = TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)
+            var current = typical
+            if let traffic, let factor = traffic.factor(key: key) { current = typical * factor }
+            var costCurrent = typical
+            if let costTraffic = metric.traffic, let factor = costTraffic.factor(key: key) { costCurrent = typical * factor }
+            add(&before, from: 0, to: position, length: length, current: current)
+            add(&after, from: position, to: total, length: length, current: current)
+            add(&whole, from: 0, to: total, length: length, current: current)
+            costTotal += costCurrent
+            if !costDone {
+                if costTravelled + length <= position {
+                    costBefore += costCurrent
+                    costTravelled += length
+                } else {
+                    if length > 0 { costBefore += costCurrent * max(0, position - costTravelled) / length }
+                    costDone = true
+                }
+            }
+            travelled += length
+        }
+        let weight = metric.nodeWeight[Int(graph.routingNodeOfEdge[d])]
+        let cost = costTotal > 0 && costTotal.isFinite ? UInt32(min(Double(weight), (Double(weight) * costBefore / costTotal).rounded())) : 0
+        func slots(_ value: (Double, Double)) -> (Double, Double) {
+            kinds.contains(.distance) ? (value.0, kinds.contains(.duration) ? value.1 : 0) : (value.1, 0)
+        }
+        return (cost, slots(before), slots(after), slots(whole))
+    }
+
     /// Attributes of a whole leg given as routing nodes from source to target, as `buildLeg` sums them.
     package func path(_ nodes: [Int], source: Snap, target: Snap, planner: RoutePlanner) -> (Double, Double) {
         var total = (0.0, 0.0)
