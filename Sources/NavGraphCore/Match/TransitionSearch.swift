@@ -24,9 +24,12 @@ final class TransitionSearch {
     @exclusivity(unchecked) private var stamp: UInt32 = 0
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var heap = MinHeap()
-    /// Target starts by node: (column, refund as the target's start cost, metres of its edge not driven, negated).
-    @exclusivity(unchecked) private var targetsAt: [Int: [(column: Int, cost: UInt32, metres: Double)]] = [:]
-    /// Bit `node & 63` is set for every node in `targetsAt`: most settled nodes skip the dictionary.
+    /// A target's start: its node and column, the refund a label there overpays, the metres of its edge not driven
+    /// (negated).
+    private struct TargetStart { var node: Int; var column: Int; var refund: UInt32; var metres: Double }
+    /// The current table's target starts (a few dozen: a linear scan is cheapest).
+    @exclusivity(unchecked) private var targetStarts = ContiguousArray<TargetStart>()
+    /// Bit `node & 63` is set for every node in `targetStarts`: most settled nodes skip the scan.
     @exclusivity(unchecked) private var targetBits: UInt64 = 0
 
     init(graph: RoutingGraph, metric: RoutingMetric) {
@@ -41,36 +44,35 @@ final class TransitionSearch {
         let columns = targets.count
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: sources.count * columns)
         var metres = ContiguousArray<Double>(repeating: 0, count: sources.count * columns)
-        targetsAt.removeAll(keepingCapacity: true)
+        targetStarts.removeAll(keepingCapacity: true)
         targetBits = 0
         for (column, point) in targets.enumerated() {
             guard let point else { continue }
             for start in point.targets {
                 targetBits |= 1 << UInt64(start.node & 63)
-                // A target start's cost is `shift − refund`; the refund is what a label at the node overpays.
-                targetsAt[start.node, default: []].append((column, point.shift &- start.cost, start.values.0))
+                // A target start's cost is `shift − refund`.
+                targetStarts.append(TargetStart(node: start.node, column: column, refund: point.shift &- start.cost, metres: start.values.0))
             }
         }
         for (row, point) in sources.enumerated() {
             guard let point, !point.sources.isEmpty else { continue }
             let cells = row * columns
-            // Targets ahead on a directed edge the source starts on: driven along it, nothing is faster.
-            for (node, departure) in point.partial {
-                for (column, target) in targets.enumerated() {
-                    guard let target, let arrival = target.partial.first(where: { $0.node == node })?.cost,
-                          arrival >= departure, arrival - departure <= costBound else { continue }
+            // Targets ahead on a directed edge the source starts on: driven along it, nothing is faster. A target's
+            // cost from its edge's start is the node's weight less its refund.
+            for (node, departure) in point.partial where targetBits & (1 << UInt64(node & 63)) != 0 {
+                for entry in targetStarts where entry.node == node {
+                    let arrival = metric.nodeWeight[node] &- entry.refund
+                    guard arrival >= departure, arrival - departure <= costBound, arrival - departure < cost[cells + entry.column],
+                          let target = targets[entry.column] else { continue }
                     let d = Int(graph.routingEdge[node])
-                    let along = position(target.snap, d) - position(point.snap, d)
-                    if arrival - departure < cost[cells + column] {
-                        cost[cells + column] = arrival - departure
-                        metres[cells + column] = along
-                    }
+                    cost[cells + entry.column] = arrival - departure
+                    metres[cells + entry.column] = position(target.snap, d) - position(point.snap, d)
                 }
             }
             search(from: point, costBound: costBound, limitMetres: limitMetres, allowLoops: allowLoops) { node, label, length in
-                guard targetBits & (1 << UInt64(node & 63)) != 0, let entries = targetsAt[node] else { return }
-                for entry in entries {
-                    let value = label &- entry.cost
+                guard targetBits & (1 << UInt64(node & 63)) != 0 else { return }
+                for entry in targetStarts where entry.node == node {
+                    let value = label &- entry.refund
                     if value < cost[cells + entry.column] {
                         cost[cells + entry.column] = value
                         metres[cells + entry.column] = length + entry.metres
