@@ -11,6 +11,8 @@ import NavGraphServer
 // asks both for street names in that language (`RouteOptions.nameLanguage`); --warm-up other warms the caches on
 // other routes between the same points instead of the measured ones; --back-to-back other routes a different pair
 // right after each pair instead of the same pair again.
+// With --replay FILE (instead of PAIRS.csv) each line of FILE, a request target such as /match/v1/driving/...?..., goes
+// once through RoutingService.handle, in order: a whole request without the socket, for callgrind or perf on any endpoint.
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run;
 // --unpack no then times the hierarchy search alone (the cost, without unpacking the path's shortcuts).
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
@@ -103,6 +105,25 @@ while !arguments.isEmpty {
         options[String(item.dropFirst(2))] = arguments.removeFirst()
     } else {
         positionals.append(item)
+    }
+}
+if let replay = options["replay"] {
+    guard positionals.count == 1 else { fail("usage: navgraph-bench GRAPH --replay TARGETS.txt") }
+    do {
+        let graph = try RoutingGraph(path: positionals[0], profile: .car)
+        let service = RoutingService(engine: Router(graph: graph).engine)
+        let targets = try String(contentsOfFile: replay, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        var failed = 0, bytes = 0
+        let start = now()
+        for target in targets {
+            let response = service.handle(HTTPRequest(method: "GET", target: target))
+            bytes += response.body.count
+            if response.status != 200 { failed += 1 }
+        }
+        log("replay: \(targets.count) requests, \(failed) not 200, \(bytes) body bytes, \(String(format: "%.3f", now() - start)) s")
+        exit(failed == 0 ? 0 : 1)
+    } catch {
+        fail("\(error)")
     }
 }
 guard positionals.count == 2 else { fail("usage: navgraph-bench GRAPH PAIRS.csv [--traffic FILE] [--avoid LIST] [--alternatives N] [--node-pairs yes [--unpack no]]") }

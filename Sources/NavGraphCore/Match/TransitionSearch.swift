@@ -132,13 +132,14 @@ final class TransitionSearch {
             relax(from: start.node, parent: Int32(-2 - index), cost: start.cost, metres: start.values.0, costBound: costBound,
                   firstOut: firstOut, head: head)
         }
+        // A point has a start per direction it may be left in: at most two.
+        let firstStart = point.sources.first?.node ?? -1, lastStart = point.sources.last?.node ?? -1
         while let (key, node32) = heap.pop() {
             let node = Int(node32)
             let slot = find(node)
             guard slot >= 0, slotCost[slot] == key else { continue }
             let length = slotMetres[slot]
-            let ownStart = point.sources.contains { $0.node == node }
-            if allowLoops || !ownStart { settled(node, key, length) }
+            if allowLoops || (node != firstStart && node != lastStart) { settled(node, key, length) }
             // Every target beyond this node lies further than the part of the route up to its edge's end.
             if length <= limitMetres {
                 relax(from: node, parent: node32, cost: key, metres: length, costBound: costBound, firstOut: firstOut, head: head)

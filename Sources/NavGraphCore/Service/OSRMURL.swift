@@ -26,7 +26,8 @@ package struct OSRMURL {
     }
 
     package init(path: String, maximumCoordinates: Int) throws {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // Split on the bytes: the path of a long trace runs to kilobytes, and `/`, `;` and `,` are ASCII.
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         guard parts.count >= 2, parts[0].isEmpty, !parts[1].isEmpty else {
             throw OSRMError(.invalidUrl, "URL '\(path)' is not /{service}/{version}/{profile}/{coordinates}")
         }
@@ -68,10 +69,11 @@ package struct OSRMURL {
             // Count first so a huge list is refused before anything is parsed.
             let count = text.utf8.reduce(1) { $0 + ($1 == 59 ? 1 : 0) }
             if count > maximum { throw OSRMError(.tooBig, "\(count) coordinates exceed this server's limit of \(maximum)", parameter: "coordinates") }
-            for item in text.split(separator: ";", omittingEmptySubsequences: false) {
-                let values = item.split(separator: ",", omittingEmptySubsequences: false)
-                guard values.count == 2, let lon = Double(values[0]), let lat = Double(values[1]) else {
-                    throw OSRMError(.invalidUrl, "coordinate '\(item)' is not {longitude},{latitude}")
+            points.reserveCapacity(count)
+            for item in text.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
+                let values = item.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                guard values.count == 2, let lon = Double(Substring(values[0])), let lat = Double(Substring(values[1])) else {
+                    throw OSRMError(.invalidUrl, "coordinate '\(Substring(item))' is not {longitude},{latitude}")
                 }
                 points.append(Coordinate(lat: lat, lon: lon))
             }
@@ -131,11 +133,11 @@ package struct QueryOptions {
     /// A `;`-separated per-coordinate list whose length must equal `count`; empty elements are nil.
     func perCoordinate<T>(_ name: String, count: Int, parse: (Substring) throws -> T) throws -> [T?]? {
         guard let raw = values[name] else { return nil }
-        let items = raw.split(separator: ";", omittingEmptySubsequences: false)
+        let items = raw.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
         guard items.count == count else {
             throw OSRMError(.invalidOptions, "\(name) has \(items.count) elements but there are \(count) coordinates")
         }
-        return try items.map { $0.isEmpty ? nil : try parse($0) }
+        return try items.map { $0.isEmpty ? nil : try parse(Substring($0)) }
     }
 
     /// A `;`-separated list of coordinate indices, or nil for `all` / absent.
