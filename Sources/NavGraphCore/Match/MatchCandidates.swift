@@ -1,7 +1,9 @@
 import Foundation
 
 /// Finds a trace point's candidates: the nearest road edges within a radius, one directed snap per direction the
-/// metric may drive (a candidate is a routing node, which is a directed edge).
+/// metric may drive (a candidate is a routing node, which is a directed edge). An edge that passes the point more
+/// than once (a hairpin road, a loop) gives a snap per pass: two projections are passes of their own when the
+/// road between them runs longer than the circle's diameter, so it left the circle in between.
 struct MatchCandidateFinder {
     package let graph: RoutingGraph
     package let snapper: Snapper
@@ -27,18 +29,22 @@ struct MatchCandidateFinder {
                     let projection = Geo.project(point, ontoSegmentFrom: a, to: b, longitudeScale: scale)
                     guard projection.distance <= radius else { continue }
                     let edge = graph.edge(ofShapePoint: segment)
-                    if let index = nearest.firstIndex(where: { $0.edge == edge }) {
-                        if projection.distance < nearest[index].distance {
-                            nearest[index] = Snap(edge: edge, offset: projection.fraction, segment: segment, point: projection.point, distance: projection.distance)
-                        }
-                    } else if isDrivable(edge: edge, metric: metric) {
-                        nearest.append(Snap(edge: edge, offset: projection.fraction, segment: segment, point: projection.point, distance: projection.distance))
-                    }
+                    guard isDrivable(edge: edge, metric: metric) else { continue }
+                    nearest.append(Snap(edge: edge, offset: projection.fraction, segment: segment, point: projection.point, distance: projection.distance))
                 }
             }
         }
-        nearest.sort { $0.distance < $1.distance }
-        for var snap in nearest.prefix(maximumEdges) {
+        // Nearest first; a projection on an edge already taken counts only as another pass of it.
+        nearest.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.segment < $1.segment) }
+        var kept = 0
+        for index in nearest.indices where kept < maximumEdges {
+            let candidate = nearest[index]
+            guard !nearest[..<kept].contains(where: { $0.edge == candidate.edge && !separatePasses($0.segment, candidate.segment, apart: 2 * radius) })
+            else { continue }
+            nearest.swapAt(kept, index)
+            kept += 1
+        }
+        for var snap in nearest.prefix(kept) {
             snap.offset = snapper.offsetAlongEdge(snap)
             snap.distance = Geo.haversine(point, snap.point)
             for direction in 0..<2 {
@@ -48,6 +54,19 @@ struct MatchCandidateFinder {
                 out.append(snap)
             }
         }
+    }
+
+    /// Whether the road between two segments of one edge runs longer than `apart` metres (the segments strictly
+    /// between them are summed, stopping once past it).
+    private func separatePasses(_ a: Int, _ b: Int, apart: Double) -> Bool {
+        let low = min(a, b), high = max(a, b)
+        guard high > low + 1 else { return false }
+        var length = 0.0
+        for shapePoint in (low + 1)..<high {
+            length += Geo.haversine(graph.coordinate(shapePoint: shapePoint), graph.coordinate(shapePoint: shapePoint + 1))
+            if length > apart { return true }
+        }
+        return false
     }
 
     private func isDrivable(edge: Int, metric: RoutingMetric) -> Bool {
