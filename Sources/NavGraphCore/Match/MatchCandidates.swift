@@ -3,7 +3,7 @@ import Foundation
 /// Finds a trace point's candidates: the nearest road edges within a radius, one directed snap per direction the
 /// metric may drive (a candidate is a routing node, which is a directed edge). An edge that passes the point more
 /// than once (a hairpin road, a loop) gives a snap per pass: two projections are passes of their own when the
-/// road between them runs longer than the circle's diameter, so it left the circle in between.
+/// road between them moves away from the point, to more than `passMargin` beyond the farther of the two.
 struct MatchCandidateFinder {
     package let graph: RoutingGraph
     package let snapper: Snapper
@@ -39,8 +39,11 @@ struct MatchCandidateFinder {
         var kept = 0
         for index in nearest.indices where kept < maximumEdges {
             let candidate = nearest[index]
-            guard !nearest[..<kept].contains(where: { $0.edge == candidate.edge && !separatePasses($0.segment, candidate.segment, apart: 2 * radius) })
-            else { continue }
+            let margin = max(5, radius / 8)
+            guard !nearest[..<kept].contains(where: {
+                $0.edge == candidate.edge
+                    && !separatePasses($0, candidate, around: point, beyond: max($0.distance, candidate.distance) + margin, scale: scale)
+            }) else { continue }
             nearest.swapAt(kept, index)
             kept += 1
         }
@@ -56,15 +59,15 @@ struct MatchCandidateFinder {
         }
     }
 
-    /// Whether the road between two segments of one edge runs longer than `apart` metres (the segments strictly
-    /// between them are summed, stopping once past it).
-    private func separatePasses(_ a: Int, _ b: Int, apart: Double) -> Bool {
-        let low = min(a, b), high = max(a, b)
-        guard high > low + 1 else { return false }
-        var length = 0.0
-        for shapePoint in (low + 1)..<high {
-            length += Geo.haversine(graph.coordinate(shapePoint: shapePoint), graph.coordinate(shapePoint: shapePoint + 1))
-            if length > apart { return true }
+    /// Whether the road between two projections onto one edge leaves the point by more than `beyond` metres (a
+    /// shape point between them lies that far away), so that each is a pass of its own.
+    private func separatePasses(_ a: Snap, _ b: Snap, around point: Coordinate, beyond: Double, scale: Double) -> Bool {
+        let low = min(a.segment, b.segment), high = max(a.segment, b.segment)
+        guard high > low else { return false }
+        for shapePoint in (low + 1)...high {
+            let c = graph.coordinate(shapePoint: shapePoint)
+            let north = (c.lat - point.lat) * 111_195, east = (c.lon - point.lon) * 111_195 * scale
+            if north * north + east * east > beyond * beyond { return true }
         }
         return false
     }
