@@ -136,7 +136,11 @@ public final class MapMatcher {
         let last = layerPoint.count - 1
         let from = layerStart[last], to = layerStart[last + 1]
         sources.removeAll(keepingCapacity: true)
-        for i in from..<to { sources.append(score[i] > -.infinity ? points[i] : nil) }
+        // Candidates whose path so far is far less likely than the best one's are not continued (a beam).
+        var best = -Double.infinity
+        for i in from..<to { best = max(best, score[i]) }
+        let floor = best - options.model.beamWidth
+        for i in from..<to { sources.append(score[i] > -.infinity && score[i] >= floor ? points[i] : nil) }
         // Two tables: previous → current for the transitions, and current → previous to recognise a fix that lies a
         // little behind the previous one.
         let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
@@ -165,7 +169,7 @@ public final class MapMatcher {
         }
         for (j, candidate) in found.enumerated() {
             var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0, bestStill = false
-            for i in from..<to where score[i] > -.infinity {
+            for i in from..<to where score[i] > -.infinity && score[i] >= floor {
                 var distance = metres(forward, i - from, j, width: columns) ?? .infinity
                 var still = false
                 if let back = metres(backward, j, i - from, width: previousCount), back <= tolerance, back < distance {

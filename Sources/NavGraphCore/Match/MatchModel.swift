@@ -25,6 +25,9 @@ public struct MatchModel: Sendable {
     public var maximumSpeed = 55.0
     /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
     public var standstillSigmas = 3.0
+    /// A candidate whose best path's log-likelihood lies more than this below the best candidate's of its point is
+    /// not continued (a beam: e^−20 is about 2 × 10⁻⁹ of the best path's probability).
+    public var beamWidth = 20.0
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
     public var tidyMetres = 10.0
     /// A transition is sought only among routes that take at most its longest accepted length at this speed (m/s),

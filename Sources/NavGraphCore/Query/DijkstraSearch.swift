@@ -71,12 +71,18 @@ struct MinHeap {
 
     package mutating func push(_ key: UInt32, _ node: Int32) {
         keys.append(key); nodes.append(node)
-        var child = keys.count - 1
-        while child > 0 {
-            let parent = (child - 1) >> 1
-            if keys[parent] <= keys[child] { break }
-            keys.swapAt(parent, child); nodes.swapAt(parent, child)
-            child = parent
+        // Sift up over the buffers: every index stays below `count`, so no bounds checks are needed per step.
+        keys.withUnsafeMutableBufferPointer { keys in
+            nodes.withUnsafeMutableBufferPointer { nodes in
+                var child = keys.count - 1
+                while child > 0 {
+                    let parent = (child &- 1) >> 1
+                    if keys[parent] <= key { break }
+                    keys[child] = keys[parent]; nodes[child] = nodes[parent]
+                    child = parent
+                }
+                keys[child] = key; nodes[child] = node
+            }
         }
     }
 
@@ -84,16 +90,22 @@ struct MinHeap {
         guard let topKey = keys.first, let topNode = nodes.first else { return nil }
         let lastKey = keys.removeLast(), lastNode = nodes.removeLast()
         if !keys.isEmpty {
-            keys[0] = lastKey; nodes[0] = lastNode
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                if left >= keys.count { break }
-                var smallest = left
-                if left + 1 < keys.count && keys[left + 1] < keys[left] { smallest = left + 1 }
-                if keys[parent] <= keys[smallest] { break }
-                keys.swapAt(parent, smallest); nodes.swapAt(parent, smallest)
-                parent = smallest
+            // Sift the last entry down from the root, moving smaller children up (indices below `count`).
+            keys.withUnsafeMutableBufferPointer { keys in
+                nodes.withUnsafeMutableBufferPointer { nodes in
+                    let count = keys.count
+                    var parent = 0
+                    while true {
+                        let left = 2 &* parent &+ 1
+                        if left >= count { break }
+                        var smallest = left
+                        if left &+ 1 < count && keys[left &+ 1] < keys[left] { smallest = left &+ 1 }
+                        if lastKey <= keys[smallest] { break }
+                        keys[parent] = keys[smallest]; nodes[parent] = nodes[smallest]
+                        parent = smallest
+                    }
+                    keys[parent] = lastKey; nodes[parent] = lastNode
+                }
             }
         }
         return (topKey, topNode)
