@@ -26,6 +26,6 @@ package enum MapboxMatchingAPI {
         var match = try MatchEndpoint.request(url, query, limits: service.limits)
         match.usesTraffic = traffic
         let answer = try service.routerPool(for: profile).with { router in try service.matching(match, router: router) }
-        return .json(answer.osrmJSON)
+        return .json(answer.osrmBytes)
     }
 }

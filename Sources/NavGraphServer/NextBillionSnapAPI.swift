@@ -55,7 +55,7 @@ package enum NextBillionSnapAPI {
     package static func body(_ answer: MatchAnswer, geojson: Bool) -> JSON {
         var snapped: [JSON] = []
         for (index, tracepoint) in answer.tracepoints.enumerated() {
-            guard case .object = tracepoint, let place = answer.result.placement[index] else { continue }
+            guard let tracepoint, let place = answer.result.placement[index] else { continue }
             let matching = answer.result.matchings[place.matching]
             let here = matching.snaps[place.index].point
             // Towards the next matched point; the last one looks back at the previous.
@@ -71,7 +71,7 @@ package enum NextBillionSnapAPI {
                 ("bearing", .number(bearing * Double.pi / 180, decimals: 4)),
                 ("distance", .number(matching.snaps[place.index].distance, decimals: 2)),
                 ("location", NextBillionAPI.location(here)),
-                ("name", tracepoint.member("name") ?? .string("")),
+                ("name", .string(tracepoint.name)),
                 ("originalIndex", .number(Double(index))),
             ]))
         }

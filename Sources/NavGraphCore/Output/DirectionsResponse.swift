@@ -77,7 +77,9 @@ public enum DirectionsResponse {
         }
     }
 
-    private static func route<S: JSONSink & ~Copyable>(_ route: Route, _ options: OutputOptions, _ shape: DirectionsShape, to sink: inout S) {
+    /// One route object; a matching's route carries its `confidence` last (rounded to 4 places).
+    package static func route<S: JSONSink & ~Copyable>(_ route: Route, _ options: OutputOptions, _ shape: DirectionsShape,
+                                                       confidence: Double? = nil, to sink: inout S) {
         sink.beginObject()
         sink.member("distance", measure: route.distance)
         sink.member("duration", measure: route.duration)
@@ -98,6 +100,10 @@ public enum DirectionsResponse {
         for leg in route.legs { self.leg(leg, options, shape, to: &sink) }
         sink.endArray()
         if let narrator = options.narrator { sink.member("voiceLocale", narrator.voiceLocale) }
+        if let confidence {
+            sink.key("confidence")
+            sink.number(confidence, decimals: 4)
+        }
         sink.endObject()
     }
 

@@ -55,7 +55,9 @@ extension Router {
             coordinates[coordinates.count - 1] = path.target.point
         }
         let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
-        let summary = distanceByName.sorted { $0.value.metres > $1.value.metres }.prefix(2).map { key, value in
+        // Longest first; equal lengths (a leg of no length) by name id, so the summary never follows hash order.
+        let summary = distanceByName.sorted { $0.value.metres > $1.value.metres || ($0.value.metres == $1.value.metres && $0.key < $1.key) }
+            .prefix(2).map { key, value in
             graph.string(graph.edgeName[value.edge] == key ? graph.name(edge: value.edge, in: names) : key)
         }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,

@@ -70,15 +70,75 @@ package enum MatchEndpoint {
 
 /// A matched trace ready for a dialect's writer: the matcher's result and, per matching, its route response.
 package struct MatchAnswer {
+    /// One input point's place in the answer (nil in `tracepoints` for an unmatched point).
+    package struct Tracepoint {
+        package var alternatives: Int
+        package var waypointIndex: Int?
+        package var matchingIndex: Int
+        package var location: Coordinate
+        package var name: String
+        package var distance: Double
+    }
+
     package var result: MatchResult
     package var responses: [RouteResponse]
-    /// Each matching as a Directions route object (with `confidence`), and the OSRM tracepoints.
-    package var matchings: [JSON]
-    package var tracepoints: [JSON]
+    package var tracepoints: [Tracepoint?]
+    /// How the route objects are written (the request's geometry, overview, steps and annotations).
+    package var output: OutputOptions
+    package var shape: DirectionsShape
 
-    /// osrm-routed's body.
-    package var osrmJSON: JSON {
-        .object([("code", .string("Ok")), ("matchings", .array(matchings)), ("tracepoints", .array(tracepoints))])
+    /// Each matching as a Directions route object with its `confidence`, as a tree (NextBillion reads it back).
+    package var matchings: [JSON] {
+        zip(responses, result.matchings).map { response, matching in
+            var tree = JSONTreeBuilder()
+            Self.route(response, matching, output, shape, to: &tree)
+            return tree.result
+        }
+    }
+
+    /// osrm-routed's body, written straight to bytes.
+    package var osrmBytes: WrittenBytes {
+        var stream = JSONStream()
+        stream.beginObject()
+        stream.member("code", "Ok")
+        stream.key("matchings")
+        stream.beginArray()
+        for (response, matching) in zip(responses, result.matchings) { Self.route(response, matching, output, shape, to: &stream) }
+        stream.endArray()
+        stream.key("tracepoints")
+        stream.beginArray()
+        for point in tracepoints { Self.tracepoint(point, to: &stream) }
+        stream.endArray()
+        stream.endObject()
+        return stream.finish()
+    }
+
+    private static func route<S: JSONSink & ~Copyable>(_ response: RouteResponse, _ matching: Matching, _ output: OutputOptions,
+                                                       _ shape: DirectionsShape, to sink: inout S) {
+        if let route = response.routes.first {
+            DirectionsResponse.route(route, output, shape, confidence: matching.confidence, to: &sink)
+        } else {
+            sink.beginObject()
+            sink.key("confidence")
+            sink.number(matching.confidence, decimals: 4)
+            sink.endObject()
+        }
+    }
+
+    private static func tracepoint<S: JSONSink & ~Copyable>(_ point: Tracepoint?, to sink: inout S) {
+        guard let point else { return sink.null() }
+        sink.beginObject()
+        sink.key("alternatives_count")
+        sink.number(Double(point.alternatives))
+        sink.key("waypoint_index")
+        if let index = point.waypointIndex { sink.number(Double(index)) } else { sink.null() }
+        sink.key("matchings_index")
+        sink.number(Double(point.matchingIndex))
+        sink.key("location")
+        sink.position(point.location)
+        sink.member("name", point.name)
+        sink.member("distance", measure: point.distance)
+        sink.endObject()
     }
 }
 
@@ -96,7 +156,6 @@ extension OSRMService {
         }
         let names = router.graph.nameLanguage(for: request.parameters.language)
         var responses: [RouteResponse] = []
-        var matchings: [JSON] = []
         let wanted = Set(request.parameters.waypoints ?? Array(request.trace.indices))
         var waypointIndex = [Int?](repeating: nil, count: request.trace.count)
         for matching in result.matchings {
@@ -115,24 +174,17 @@ extension OSRMService {
             for (order, position) in keep.enumerated() { waypointIndex[matching.pointIndices[position]] = order }
             if keep.count < matching.pointIndices.count { response = RouteEndpoint.mergingVias(response, keep: keep) }
             if request.parameters.steps { router.addSteps(to: &response) }
-            var route = RouteEndpoint.body(response, request.parameters).elements("routes").first ?? .object([])
-            route.append("confidence", .number(matching.confidence, decimals: 4))
-            matchings.append(route)
             responses.append(response)
         }
-        let tracepoints: [JSON] = request.trace.indices.map { index in
-            guard let place = result.placement[index] else { return .null }
+        let tracepoints: [MatchAnswer.Tracepoint?] = request.trace.indices.map { index in
+            guard let place = result.placement[index] else { return nil }
             let matching = result.matchings[place.matching]
             let snap = matching.snaps[place.index]
-            return .object([
-                ("alternatives_count", .number(Double(matching.alternatives[place.index]))),
-                ("waypoint_index", waypointIndex[index].map { .number(Double($0)) } ?? .null),
-                ("matchings_index", .number(Double(place.matching))),
-                ("location", JSON.position(snap.point)),
-                ("name", .string(router.graph.string(router.graph.name(edge: snap.edge, in: names)))),
-                ("distance", .measure(snap.distance)),
-            ])
+            return MatchAnswer.Tracepoint(alternatives: matching.alternatives[place.index], waypointIndex: waypointIndex[index],
+                                          matchingIndex: place.matching, location: snap.point,
+                                          name: router.graph.string(router.graph.name(edge: snap.edge, in: names)), distance: snap.distance)
         }
-        return MatchAnswer(result: result, responses: responses, matchings: matchings, tracepoints: tracepoints)
+        return MatchAnswer(result: result, responses: responses, tracepoints: tracepoints,
+                           output: RouteEndpoint.output(request.parameters, uuid: nil), shape: RouteEndpoint.shape(request.parameters))
     }
 }

@@ -77,7 +77,7 @@ public final class OSRMService: Sendable {
             return .json(try NearestEndpoint.answer(url, query, router: router, limits: limits))
         case "match":
             let query = try QueryOptions(request.query, allowed: MatchEndpoint.options, service: "match")
-            return .json(try matching(MatchEndpoint.request(url, query, limits: limits), router: router).osrmJSON)
+            return .json(try matching(MatchEndpoint.request(url, query, limits: limits), router: router).osrmBytes)
         case "trip":
             let query = try QueryOptions(request.query, allowed: TripEndpoint.options, service: "trip")
             return .json(try trip(TripEndpoint.request(url, query, limits: limits), router: router))
