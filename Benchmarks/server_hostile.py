@@ -5,6 +5,8 @@
                            then goes quiet (left open; the process exits when the server drops it, or after 60 s)
   slow PORT N SECONDS      N clients trickling a request one byte a second; a dropped client reconnects
   hangup PORT SECONDS      clients sending half of a POST body and hanging up, 50 a second
+  completing PORT SECONDS  the control for hangup: the same connections, bytes and rate, but each POST is whole (to
+                           /health, which refuses a POST at once) and its answer is read before closing
   closetimes PORT SECONDS  idle, slow (a byte a second) and quiet-POST connections, 10 of each; prints per kind the
                            longest time until the server closed one (or "open" when still open after SECONDS)
 """
@@ -93,6 +95,23 @@ def hangup(port, seconds):
         time.sleep(0.02)
 
 
+def completing(port, seconds):
+    until, sent = time.time() + seconds, 0
+    half = len(b"edge,speed\n" + b"1,30\n" * 2000) // 2
+    while time.time() < until and sent < 50 * seconds:
+        try:
+            s = connect(port)
+            s.sendall(b"POST /health HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % half
+                      + b"1" * half)
+            while s.recv(65536):
+                pass
+            s.close()
+        except OSError:
+            pass
+        sent += 1
+        time.sleep(0.02)
+
+
 def closetimes(port, seconds):
     start = time.time()
     until = start + seconds
@@ -134,6 +153,8 @@ if __name__ == "__main__":
         slow(port, int(sys.argv[3]), float(sys.argv[4]))
     elif command == "hangup":
         hangup(port, float(sys.argv[3]))
+    elif command == "completing":
+        completing(port, float(sys.argv[3]))
     elif command == "closetimes":
         closetimes(port, float(sys.argv[3]))
     else:
