@@ -1,6 +1,17 @@
-/// Voice and banner instructions written into a `JSONSink`, member for member as their `json` trees
-/// (Guidance/Text/NarrationJSON.swift) hold them; `NarrationWriterTests` compares the two.
+import Foundation
+
+/// Voice and banner instructions written into a `JSONSink` (the one writer of their JSON: a tree builder, the byte
+/// stream of a Directions body, or `jsonData()`), with the Mapbox Directions v5 key names as the MapboxDirections
+/// Swift SDK's `SpokenInstruction`, `VisualInstructionBanner`, `VisualInstruction` and `VisualInstruction.Component`
+/// decode them.
 extension VoiceInstruction {
+    /// The `voiceInstructions` entry as compact JSON bytes.
+    public func jsonData() -> Data {
+        var stream = JSONStream()
+        write(to: &stream)
+        return stream.finish().data
+    }
+
     func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
@@ -11,7 +22,14 @@ extension VoiceInstruction {
 }
 
 extension BannerInstruction {
-    /// `secondary` is written as null when absent (as the Directions API does); `sub` is left out.
+    /// The `bannerInstructions` entry as compact JSON bytes.
+    public func jsonData() -> Data {
+        var stream = JSONStream()
+        write(to: &stream)
+        return stream.finish().data
+    }
+
+    /// `secondary` is written as null when absent (as the Directions API does), `sub` only when present.
     func write<S: JSONSink & ~Copyable>(to sink: inout S) {
         sink.beginObject()
         sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
