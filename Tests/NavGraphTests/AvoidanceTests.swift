@@ -53,13 +53,21 @@ import Testing
         if extract != "malta" && extract != "isle-of-man" { #expect(avoidedEdgesUsedByUnrestricted > 0, "\(extract): no route used toll/ferry/highway") }
     }
 
+    /// A primary road A-B, a ferry B-C (`ferryTags`) and a primary road C-D on the island, one column 0.01° of
+    /// longitude (about 786 m) east of A at 45.0 N, 7.0 E.
+    static func ferryIsland(named name: String, ferryTags: [String: String]) throws -> DrawnMap {
+        let origin = Coordinate(lat: 45.0, lon: 7.0)
+        return try MapDrawing("AB~~~CD", gridMetres: 0.01 * MapDrawing.metresPerDegree * cos(origin.lat * .pi / 180), origin: origin,
+                              ways: [("AB", ["highway": "primary"]), ("BC", ferryTags), ("CD", ["highway": "primary"])])
+            .importGraph(named: name)
+    }
+
     @Test func craftedFerryOnlyDestination() throws {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.0, 7.0), (2, 45.0, 7.01), (3, 45.0, 7.05), (4, 45.0, 7.06)]
-        osm.ways = [(1, [1, 2], ["highway": "primary"]), (2, [2, 3], ["route": "ferry", "duration": "00:20"]), (3, [3, 4], ["highway": "primary"])]
-        let graph = try osm.importGraph(named: "ferry-island")
+        let map = try Self.ferryIsland(named: "ferry-island", ferryTags: ["route": "ferry", "duration": "00:20"])
+        let graph = map.graph
         let router = Router(graph: graph)
-        let points = [Coordinate(lat: 45.0, lon: 7.005), Coordinate(lat: 45.0, lon: 7.055)]
+        // Midway along each road: 0.005° of longitude from A and from D.
+        let points = [map.point("A", east: 0.005 * 78_700), map.point("D", east: -0.005 * 78_700)]
         let open = try router.route(points)
         #expect(abs(open.routes[0].legs[0].duration - (20 * 60 + 2 * 0.005 * 78_700 / (65 / 3.6))) < 30)
         var options = RouteOptions()
@@ -73,12 +81,10 @@ import Testing
 
     /// Snapping skips avoided edges unless nothing else lies within the radius.
     @Test func snappingPrefersEdgesThatAreNotAvoided() throws {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.0, 7.0), (2, 45.0, 7.01), (3, 45.0, 7.05), (4, 45.0, 7.06)]
-        osm.ways = [(1, [1, 2], ["highway": "primary"]), (2, [2, 3], ["route": "ferry"]), (3, [3, 4], ["highway": "primary"])]
-        let graph = try osm.importGraph(named: "ferry-snap")
+        let map = try Self.ferryIsland(named: "ferry-snap", ferryTags: ["route": "ferry"])
+        let graph = map.graph
         let router = Router(graph: graph)
-        let nearFerry = Coordinate(lat: 45.0005, lon: 7.02)   // 56 m from the ferry, 787 m from the road
+        let nearFerry = map.point("B", east: 786, north: 56)   // 56 m from the ferry, 787 m from the road
         var options = RouteOptions()
         options.avoid = .ferry
         let metric = router.metric(avoid: .ferry, mode: .strict, traffic: nil)

@@ -21,18 +21,8 @@ import Testing
 
     static let variants: [(bom: Bool, crlf: Bool)] = [(false, false), (false, true), (true, false), (true, true)]
 
-    /// Two parallel roads (as in TrafficTests): way 2 is the primary 2→3.
-    ///
-    ///     1 ---- 2 ==== 3 ---- 4      (=== Main, primary)
-    ///             \    /
-    ///              5--6               (Back, secondary)
-    func parallelRoads(named name: String) throws -> RoutingGraph {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.0, 7.0), (2, 45.0, 7.005), (3, 45.0, 7.01), (4, 45.0, 7.015), (5, 45.002, 7.005), (6, 45.002, 7.01)]
-        osm.ways = [(1, [1, 2], ["highway": "residential"]), (2, [2, 3], ["highway": "primary", "name": "Main"]),
-                    (3, [3, 4], ["highway": "residential"]), (4, [2, 5, 6, 3], ["highway": "secondary", "name": "Back"])]
-        return try osm.importGraph(named: name)
-    }
+    /// Two parallel roads, drawn in TrafficTests: way 2 is the primary 2→3.
+    func parallelRoads(named name: String) throws -> RoutingGraph { try TrafficTests.parallelRoads(named: name) }
 
     @Test func readerSkipsBOMBlankLinesCommentsAndTrims() throws {
         for (index, variant) in Self.variants.enumerated() {

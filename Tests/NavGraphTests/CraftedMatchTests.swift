@@ -8,21 +8,31 @@ import XCTest
 /// Map matching and trips on small hand-made maps: noise, gaps, the transition term on parallel roads, trip orders
 /// against brute force, and every error code of /match and /trip.
 final class CraftedMatchTests: XCTestCase {
-    /// Main Street along lat 45.0 (lon 7.000 … 7.030), Parallel Street 33 m north of it (lon 7.004 … 7.026) joined to
-    /// it only at its two ends, and a side street south at lon 7.015.
+    /// Main Street A-P along lat 45.0 (lon 7.000 … 7.030), Parallel Street a-l 33 m north of it (lon 7.004 … 7.026)
+    /// joined to it only at its two ends (West Link C-a, East Link N-l), and Side Street H-Z south at lon 7.014. One
+    /// column is 0.002° of longitude (157 m), one line 0.0003° of latitude (33 m), A at 45.0 N, 7.0 E.
     static let graph: RoutingGraph? = {
-        var osm = CraftedOSM()
-        for step in 0...15 { osm.nodes.append((Int64(1 + step), 45.0, 7.0 + 0.002 * Double(step))) }
-        for step in 0...11 { osm.nodes.append((Int64(101 + step), 45.0003, 7.004 + 0.002 * Double(step))) }
-        osm.nodes.append((200, 44.997, 7.014))
-        osm.ways = [
-            (10, (1...16).map(Int64.init), ["highway": "secondary", "name": "Main Street"]),
-            (20, (101...112).map(Int64.init), ["highway": "secondary", "name": "Parallel Street"]),
-            (30, [3, 101], ["highway": "residential", "name": "West Link"]),
-            (31, [14, 112], ["highway": "residential", "name": "East Link"]),
-            (40, [8, 200], ["highway": "residential", "name": "Side Street"]),
-        ]
-        return try? osm.importGraph(named: "crafted-match")
+        let origin = Coordinate(lat: 45.0, lon: 7.0)
+        let map = try? MapDrawing("""
+              abcdefghijkl
+            ABCDEFGHIJKLMNOP
+                   |
+                   |
+                   |
+                   |
+                   |
+                   |
+                   |
+                   |
+                   |
+                   Z
+            """, gridMetres: 0.002 * MapDrawing.metresPerDegree * cos(origin.lat * .pi / 180), lineMetres: 0.0003 * MapDrawing.metresPerDegree,
+            origin: origin, anchor: "A",
+            ways: [("ABCDEFGHIJKLMNOP", ["highway": "secondary", "name": "Main Street"]),
+                   ("abcdefghijkl", ["highway": "secondary", "name": "Parallel Street"]),
+                   ("Ca", ["highway": "residential", "name": "West Link"]), ("Nl", ["highway": "residential", "name": "East Link"]),
+                   ("HZ", ["highway": "residential", "name": "Side Street"])])
+        return try? map?.importGraph(named: "crafted-match").graph
     }()
 
     static func loadedGraph() throws -> RoutingGraph {

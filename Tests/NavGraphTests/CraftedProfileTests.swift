@@ -8,21 +8,19 @@ import Testing
 /// Vehicle profiles on crafted junctions: access, dimensions, oneways and restrictions per profile, one import each.
 @Suite struct CraftedProfileTests {
     /// A short way 10 from junction 1 to junction 2 with a longer detour 11-12-13 south of it, lead-ins 20 and 21,
-    /// and a dead-end branch 23-24 east of 5 (way 23 tagged with `branchTags`):
-    ///
-    ///     0 --20-- 1 ======10====== 2 --21-- 5 --23-- 7 --24-- 8
-    ///              |                |
-    ///              11               13
-    ///              |                |
-    ///              3 ------12------ 4
+    /// and a dead-end branch 23-24 east of 5 (way 23 tagged with `branchTags`). One column is 0.001° of longitude,
+    /// one line 0.001° of latitude, node 1 at 45.0 N, 7.0 E; node and way ids as the tests name them.
     static func detourTown(shortcut: [String: String], branchTags: [String: String] = ["highway": "residential"]) -> CraftedOSM {
-        var osm = CraftedOSM()
-        osm.nodes = [(0, 45.000, 6.998), (1, 45.000, 7.000), (2, 45.000, 7.004), (5, 45.000, 7.006),
-                     (3, 44.998, 7.000), (4, 44.998, 7.004), (7, 45.000, 7.008), (8, 45.000, 7.010)]
-        let road = ["highway": "residential"]
-        osm.ways = [(10, [1, 2], shortcut), (11, [1, 3], road), (12, [3, 4], road), (13, [4, 2], road),
-                    (20, [0, 1], road), (21, [2, 5], road), (23, [5, 7], branchTags), (24, [7, 8], road)]
-        return osm
+        let origin = Coordinate(lat: 45.0, lon: 7.0), road = ["highway": "residential"]
+        let drawing = try? MapDrawing("""
+            0-1===2-5-7-8
+              |   |
+              3---4
+            """, gridMetres: 0.001 * MapDrawing.metresPerDegree * cos(origin.lat * .pi / 180), lineMetres: 0.001 * MapDrawing.metresPerDegree,
+            origin: origin, anchor: "1",
+            ways: [("12", shortcut), ("13", road), ("34", road), ("42", road), ("01", road), ("25", road), ("57", branchTags), ("78", road)])
+            .numbered(nodes: ["0": 0, "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "7": 7, "8": 8], ways: [10, 11, 12, 13, 20, 21, 23, 24])
+        return drawing?.osm ?? CraftedOSM()
     }
 
     static let west = Coordinate(lat: 45.000, lon: 6.999)

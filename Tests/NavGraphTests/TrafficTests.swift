@@ -13,13 +13,21 @@ import Testing
         return path
     }
 
-    /// Two parallel roads between the same junctions: a fast primary and a longer secondary detour.
-    func parallelRoads() throws -> RoutingGraph {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.0, 7.0), (2, 45.0, 7.005), (3, 45.0, 7.01), (4, 45.0, 7.015), (5, 45.002, 7.005), (6, 45.002, 7.01)]
-        osm.ways = [(1, [1, 2], ["highway": "residential"]), (2, [2, 3], ["highway": "primary", "name": "Main"]),
-                    (3, [3, 4], ["highway": "residential"]), (4, [2, 5, 6, 3], ["highway": "secondary", "name": "Back"])]
-        return try osm.importGraph(named: "parallel")
+    /// Two parallel roads between the same junctions: Main (2-3, primary, way 2) and the longer Back detour
+    /// (2-5-6-3, secondary, way 4); node and way ids as drawn, which the traffic CSVs name. One column is 0.001° of
+    /// longitude, one line 0.001° of latitude, node 1 at 45.0 N, 7.0 E.
+    static func parallelRoads(named name: String = "parallel") throws -> RoutingGraph {
+        let origin = Coordinate(lat: 45.0, lon: 7.0)
+        return try MapDrawing("""
+                 5----6
+                 |    |
+            1----2----3----4
+            """, gridMetres: 0.001 * MapDrawing.metresPerDegree * cos(origin.lat * .pi / 180), lineMetres: 0.001 * MapDrawing.metresPerDegree,
+            origin: origin, anchor: "1",
+            ways: [("12", ["highway": "residential"]), ("23", ["highway": "primary", "name": "Main"]),
+                   ("34", ["highway": "residential"]), ("2563", ["highway": "secondary", "name": "Back"])])
+            .numbered(nodes: ["1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6], ways: [1, 2, 3, 4])
+            .importGraph(named: name).graph
     }
 
     let ends = [Coordinate(lat: 45.0, lon: 7.001), Coordinate(lat: 45.0, lon: 7.014)]
@@ -29,7 +37,7 @@ import Testing
     }
 
     @Test func congestionMovesTheRouteToTheParallelRoad() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let router = Router(graph: graph)
         let free = try router.route(ends)
         #expect(usesMain(free, graph))
@@ -47,7 +55,7 @@ import Testing
     }
 
     @Test func durationsAreTheSumOfCongestedSegmentTimes() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let router = Router(graph: graph)
         let csv = try write("from_osm_id,to_osm_id,congestion\n2,3,moderate\n1,2,70\n", "moderate-main.csv")
         var options = RouteOptions()
@@ -73,7 +81,7 @@ import Testing
     }
 
     @Test func hourOfDayProfiles() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let router = Router(graph: graph)
         let csv = try write("from_osm_id,to_osm_id,congestion,hour_of_day\n2,3,severe,8\n2,3,low,12\n", "rush.csv")
         let table = try TrafficFile.load(path: csv, graph: graph)
@@ -87,7 +95,7 @@ import Testing
     }
 
     @Test func speedFormZeroClosesAndBadValuesAreErrors() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let router = Router(graph: graph)
         let closed = try write("2,3,0\n99,98,40\n", "closed.csv")
         let table = try TrafficFile.load(path: closed, graph: graph)
@@ -107,7 +115,7 @@ import Testing
     /// The byte parser's edges: overflowing ids, bytes that are not UTF-8, missing fields, a header after data,
     /// and a bad value on a row whose node pair is not in the graph (every row is checked, matched or not).
     @Test func malformedRowsNameTheLineAndValue() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let cases: [(Data, String)] = [
             (Data("2,99999999999999999999,40\n".utf8), ":1: node ids must be integers"),
             (Data("2,3,4".utf8) + Data([0xFF, 0xFE]) + Data("\n".utf8), ":1: speed must be a number"),
@@ -127,7 +135,7 @@ import Testing
     }
 
     @Test func crlfSpacesAndCaseAreTolerated() throws {
-        let graph = try parallelRoads()
+        let graph = try Self.parallelRoads()
         let table = try TrafficFile.load(path: try write("from_osm_id, to_osm_id, congestion\r\n 2 , 3 , Severe \r\n\r\n# done\r\n", "crlf.csv"), graph: graph)
         #expect(table.rowsRead == 1 && table.segmentKey.count == 1 && table.congestion.first == 90)
     }
