@@ -3,8 +3,10 @@ import Foundation
 /// Map matching by a hidden Markov model in the manner of Newson and Krumm (2009): candidates are directed road
 /// positions near each point, emission is a Gaussian of the distance to the road, transition an exponential of
 /// |route distance − great-circle distance| between consecutive points, and the Viterbi algorithm picks the most
-/// likely sequence. Route distances come from the hierarchy, one bucket many-to-many table per step. A trace splits
-/// into several matchings where points cannot be joined (a time or distance gap, or no possible transition).
+/// likely sequence (within a beam, `MatchModel.beamWidth`). Route distances come from a length-bounded local search per
+/// step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's bounded bucket
+/// many-to-many table. A trace splits into several matchings where points cannot be joined (a time or distance gap, or
+/// no possible transition).
 ///
 /// Lifetime: one per request (it holds the metric's bucket state and scratch arrays, reused for every step).
 /// Thread safety: use from one thread at a time, with a router owned by that thread.
