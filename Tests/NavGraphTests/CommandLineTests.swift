@@ -44,10 +44,13 @@ import Testing
         try expectRefused(["import", input, "-o", out], mentions: [input, "EOF"], noFile: out)
     }
 
+    /// A map of one footway (111 m north from A at 45.0 N, 7.0 E) has nothing a car may drive: the import says so.
     @Test func noRoutableRoad() throws {
-        var osm = CraftedOSM()
-        osm.nodes = [(1, 45.0, 7.0), (2, 45.001, 7.0)]
-        osm.ways = [(1, [1, 2], ["highway": "footway"])]
+        let osm = try MapDrawing("""
+            B
+            |
+            A
+            """, lineMetres: 55.6, anchor: "A", ways: [("AB", ["highway": "footway"])]).osm
         let input = Fixtures.workDirectory.appendingPathComponent("footpaths.osm").path
         try osm.xml.write(toFile: input, atomically: true, encoding: .utf8)
         let out = output("footpaths.navgraph")
