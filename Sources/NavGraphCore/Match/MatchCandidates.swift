@@ -37,9 +37,9 @@ struct MatchCandidateFinder {
         // Nearest first; a projection on an edge already taken counts only as another pass of it.
         nearest.sort { $0.distance < $1.distance || ($0.distance == $1.distance && $0.segment < $1.segment) }
         var kept = 0
+        let margin = max(5, radius / 8)
         for index in nearest.indices where kept < maximumEdges {
             let candidate = nearest[index]
-            let margin = max(5, radius / 8)
             guard !nearest[..<kept].contains(where: {
                 $0.edge == candidate.edge
                     && !separatePasses($0, candidate, around: point, beyond: max($0.distance, candidate.distance) + margin, scale: scale)

@@ -26,7 +26,7 @@ final class MatrixPoint: Sendable {
             guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
             let position = planner.position(of: snap, onDirectedEdge: d)
             if let attributes {
-                let split = attributes.split(directedEdge: d, at: position, metric: metric)
+                let split = attributes.split(directedEdge: d, at: position)
                 directions.append((node, split.cost, split.after, (split.before.0 - split.whole.0, split.before.1 - split.whole.1)))
             } else {
                 directions.append((node, planner.costs.cost(directedEdge: d, upTo: position, metric: metric), (0, 0), (0, 0)))

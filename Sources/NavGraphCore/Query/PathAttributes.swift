@@ -120,7 +120,7 @@ final class PathAttributes: @unchecked Sendable {
     /// `position` metres (`EdgeCostModel.cost(directedEdge:upTo:metric:)`) and, in slot order, the attributes of the
     /// parts before and after it and of the whole edge (`piece`), each with the same arithmetic as those functions,
     /// so the values are identical; a matrix point needs all four, and each of those walks every segment.
-    package func split(directedEdge d: Int, at position: Double, metric: RoutingMetric)
+    package func split(directedEdge d: Int, at position: Double)
         -> (cost: UInt32, before: (Double, Double), after: (Double, Double), whole: (Double, Double)) {
         let edge = d >> 1, forward = d & 1 == 0
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
@@ -128,7 +128,7 @@ final class PathAttributes: @unchecked Sendable {
         let edgeTime = Double(graph.freeFlowTime(directedEdge: d))
         var travelled = 0.0
         var before = (0.0, 0.0), after = (0.0, 0.0), whole = (0.0, 0.0)
-        // The cost's own sums, over segments with the metric's traffic (`EdgeCostModel.forEachSegment`).
+        // The cost's own sums (`EdgeCostModel.cost`), over the same segment times: this object's traffic is its metric's.
         var costTotal = 0.0, costBefore = 0.0, costTravelled = 0.0, costDone = false
         @inline(__always) func add(_ sum: inout (Double, Double), from: Double, to: Double, length: Double, current: Double) {
             let pieceStart = max(from, travelled), pieceEnd = min(to, travelled + length)
@@ -145,18 +145,16 @@ final class PathAttributes: @unchecked Sendable {
             let key = TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)
             var current = typical
             if let traffic, let factor = traffic.factor(key: key) { current = typical * factor }
-            var costCurrent = typical
-            if let costTraffic = metric.traffic, let factor = costTraffic.factor(key: key) { costCurrent = typical * factor }
             add(&before, from: 0, to: position, length: length, current: current)
             add(&after, from: position, to: total, length: length, current: current)
             add(&whole, from: 0, to: total, length: length, current: current)
-            costTotal += costCurrent
+            costTotal += current
             if !costDone {
                 if costTravelled + length <= position {
-                    costBefore += costCurrent
+                    costBefore += current
                     costTravelled += length
                 } else {
-                    if length > 0 { costBefore += costCurrent * max(0, position - costTravelled) / length }
+                    if length > 0 { costBefore += current * max(0, position - costTravelled) / length }
                     costDone = true
                 }
             }
