@@ -285,12 +285,13 @@ def main():
                         truth_index = LineIndex([truth], lat0)
                         path = match_path(trace, sigma)
                         row = {"extract": name, "interval": interval, "sigma": sigma, "points": len(trace), "truth_by": "navgraph" if source is nav else "osrm",
-                               "path": path}
+                               "path": path, "truth": [[round(x, 6), round(y, 6)] for x, y in truth]}
                         for label, client in (("navgraph", nav), ("osrm", peer)):
                             status, answer, ms = get(client, path)
                             recall, precision = score(answer, truth_points, truth_index, lat0) if status == 200 else (0.0, 0.0)
                             row[label] = {"status": status, "code": answer.get("code"), "ms": ms, "recall": recall, "precision": precision,
-                                          "matchings": len(answer.get("matchings") or [])}
+                                          "matchings": len(answer.get("matchings") or []),
+                                          "lines": [m["geometry"]["coordinates"] for m in answer.get("matchings") or []]}
                         results["match"].append(row)
             for label, server in (("navgraph", ns), ("osrm", os_)):
                 results["cpu"][label] = results["cpu"].get(label, 0.0) + cpu_seconds(server.proc.pid) - cpu_start[label]

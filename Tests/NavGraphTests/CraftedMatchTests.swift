@@ -98,6 +98,46 @@ final class CraftedMatchTests: XCTestCase {
         for snap in matching.snaps { XCTAssertEqual(graph.string(graph.edgeName[snap.edge]), "Main Street") }
     }
 
+    /// A drive east along Main Street between West Link (C) and Side Street (H), a fix a second at 10 m/s with σ = 20 m,
+    /// in which fix 15 is replaced by `outlier`.
+    static func driveWithOutlier(_ outlier: Coordinate) -> [TracePoint] {
+        let metresPerDegree = 111_195 * cos(45.0 * .pi / 180)
+        return (0..<30).map { index in
+            let onRoad = Coordinate(lat: 45.0, lon: 7.006 + Double(index) * 10 / metresPerDegree)
+            return TracePoint(coordinate: index == 15 ? outlier : onRoad, timestamp: Double(index), sigma: 20)
+        }
+    }
+
+    func testFixThrownBackAlongTheRoadDoesNotSplitTheDrive() throws {
+        let graph = try Self.loadedGraph()
+        // Fix 15 lies on Main Street 75 m behind fix 14: no route reaches it within a second (the nearest U-turn is at H,
+        // 450 m ahead), and it is too far behind to be standing still (3σ = 60 m), but within the 80 m search radius of
+        // where the car was.
+        let trace = Self.driveWithOutlier(Coordinate(lat: 45.0, lon: 7.006 + 65 / (111_195 * cos(45.0 * .pi / 180))))
+        let result = MapMatcher(router: Router(graph: graph)).match(trace)
+        XCTAssertEqual(result.matchings.count, 1, "the outlier is matched where the car was, not a split")
+        let matching = try XCTUnwrap(result.matchings.first)
+        XCTAssertEqual(matching.pointIndices, Array(0..<30))
+        XCTAssertEqual(matching.snaps[15].point.lon, matching.snaps[14].point.lon, accuracy: 1e-9)
+        for (index, snap) in matching.snaps.enumerated() where index != 15 {
+            XCTAssertEqual(snap.point.lon, trace[index].coordinate.lon, accuracy: 1e-6)
+            XCTAssertEqual(graph.string(graph.edgeName[snap.edge]), "Main Street")
+        }
+    }
+
+    func testFixNoRouteCanReachIsSkipped() throws {
+        let graph = try Self.loadedGraph()
+        // Fix 15 lies on Side Street 300 m south of Main Street: no route from Main Street reaches it within a second, and
+        // it is far beyond the search radius of the car's last position. It is left unmatched; the drive stays whole.
+        let trace = Self.driveWithOutlier(Coordinate(lat: 45.0 - 300 / 111_195.0, lon: 7.014))
+        let result = MapMatcher(router: Router(graph: graph)).match(trace)
+        XCTAssertEqual(result.matchings.count, 1, "one wild fix does not cut the drive in two")
+        let matching = try XCTUnwrap(result.matchings.first)
+        XCTAssertEqual(matching.pointIndices, Array(0..<15) + Array(16..<30))
+        XCTAssertNil(result.placement[15])
+        for snap in matching.snaps { XCTAssertEqual(graph.string(graph.edgeName[snap.edge]), "Main Street") }
+    }
+
     func testTimeGapSplitsIntoTwoMatchingsUnlessIgnored() throws {
         let service = RoutingService(engine: RoutingEngine(graph: try Self.loadedGraph()))
         let points = stride(from: 7.002, through: 7.028, by: 0.002).map { Coordinate(lat: 45.00002, lon: $0) }

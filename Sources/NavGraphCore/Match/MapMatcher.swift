@@ -5,8 +5,10 @@ import Foundation
 /// |route distance − great-circle distance| between consecutive points, and the Viterbi algorithm picks the most
 /// likely sequence (within a beam, `MatchModel.beamWidth`). Route distances come from a length-bounded local search per
 /// step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's bounded bucket
-/// many-to-many table. A trace splits into several matchings where points cannot be joined (a time or distance gap, or
-/// no possible transition).
+/// many-to-many table. An outlier fix does not end a path: a candidate with no possible transition stays where it was
+/// while the fix lies within the search radius, and a fix that no candidate can reach is skipped (left unmatched), as
+/// is the chain's last point when the fix can be reached without it. A trace splits into several matchings only at a
+/// time or distance gap, or after `MatchModel.maximumSkippedPoints` skipped fixes in a row.
 ///
 /// Lifetime: one per request (it holds the metric's bucket state and scratch arrays, reused for every step).
 /// Thread safety: use from one thread at a time, with a router owned by that thread.
@@ -34,6 +36,8 @@ public final class MapMatcher {
     private var nearest: [Snap] = []
     private var sources: [MatrixPoint?] = []
     private let planner: RoutePlanner
+    /// Per candidate of the last layer: whether any transition from it to the new point's candidates is possible.
+    private var continued: [Bool] = []
 
     public init(router: Router, options: MatchOptions = MatchOptions()) {
         self.router = router
@@ -68,30 +72,48 @@ public final class MapMatcher {
         return kept
     }
 
-    /// Matches a trace; points without a candidate, and matchings of a single point, are left unmatched.
+    /// Matches a trace; points without a candidate, and matchings of a single point, are left unmatched. A point that
+    /// cannot be joined to the chain is first tried without the chain's last point (which may have been the outlier);
+    /// failing that it is skipped, and the trace splits only after `maximumSkippedPoints` skipped points in a row, or
+    /// a time or distance gap, restarting at the first of them.
     public func match(_ trace: [TracePoint]) -> MatchResult {
         var matchings: [Matching] = []
         resetChain()
-        var previousPoint: Int?
-        for index in keptPoints(trace) {
+        let kept = keptPoints(trace)
+        var position = 0
+        var firstSkipped: Int?
+        while position < kept.count {
+            let index = kept[position]
             let point = trace[index]
             let sigma = sigma(point)
             let radius = max(options.model.minimumSearchRadius, options.model.searchSigmas * sigma)
             finder.candidates(around: point.coordinate, radius: radius, maximumEdges: options.model.maximumEdges, metric: metric,
                               nearest: &nearest, into: &found)
-            if found.isEmpty { continue }
+            if found.isEmpty { position += 1; continue }
             foundPoints.removeAll(keepingCapacity: true)
             for snap in found { foundPoints.append(table.point(snap, planner: planner)) }
-            var joined = false
-            if let previous = previousPoint, !breaksBetween(trace[previous], point) {
-                joined = addLayer(index, trace: trace, sigma: sigma)
-            }
-            if !joined {
-                finishChain(trace, into: &matchings)
-                resetChain()
+            guard let last = layerPoint.last else {
                 startChain(index, sigma: sigma)
+                position += 1
+                continue
             }
-            previousPoint = index
+            let gap = breaksBetween(trace[last], point)
+            if !gap && (addLayer(index, trace: trace, sigma: sigma) || addLayerDroppingLast(index, trace: trace, sigma: sigma)) {
+                firstSkipped = nil
+                position += 1
+                continue
+            }
+            let skipStart = firstSkipped ?? position
+            if !gap && position - skipStart < options.model.maximumSkippedPoints {
+                firstSkipped = skipStart
+                position += 1
+                continue
+            }
+            // Split: close the chain and start afresh at the first point it could not take.
+            finishChain(trace, into: &matchings)
+            resetChain()
+            firstSkipped = nil
+            position = skipStart
         }
         finishChain(trace, into: &matchings)
         var placement = [(matching: Int, index: Int)?](repeating: nil, count: trace.count)
@@ -99,6 +121,28 @@ public final class MapMatcher {
             for (position, point) in matching.pointIndices.enumerated() { placement[point] = (m, position) }
         }
         return MatchResult(matchings: matchings, metric: metric, placement: placement)
+    }
+
+    /// Tries the point (candidates in `found`) after the layer before the chain's last, whose point may have been an
+    /// outlier that led the chain astray; on success the last layer's point is left unmatched, else the chain is
+    /// restored.
+    private func addLayerDroppingLast(_ point: Int, trace: [TracePoint], sigma: Double) -> Bool {
+        let layers = layerPoint.count
+        guard layers >= 2, !breaksBetween(trace[layerPoint[layers - 2]], trace[point]) else { return false }
+        let from = layerStart[layers - 1]
+        let savedSnaps = Array(snaps[from...]), savedPoints = Array(points[from...]), savedScore = Array(score[from...])
+        let savedParent = Array(parent[from...]), savedMetres = Array(stepMetres[from...])
+        let savedPoint = layerPoint[layers - 1], savedLimit = layerLimit[layers - 1]
+        func truncate() {
+            snaps.removeSubrange(from...); points.removeSubrange(from...); score.removeSubrange(from...)
+            parent.removeSubrange(from...); stepMetres.removeSubrange(from...)
+            layerStart.removeLast(); layerPoint.removeLast(); layerLimit.removeLast()
+        }
+        truncate()
+        if addLayer(point, trace: trace, sigma: sigma) { return true }
+        snaps += savedSnaps; points += savedPoints; score += savedScore; parent += savedParent; stepMetres += savedMetres
+        layerStart.append(snaps.count); layerPoint.append(savedPoint); layerLimit.append(savedLimit)
+        return false
     }
 
     /// A time gap (with `gaps=split`) or a distance gap between consecutive points.
@@ -169,6 +213,8 @@ public final class MapMatcher {
             guard matrix.cost[cell] != TravelMatrix.unreachable else { return nil }
             return matrix.distance?[cell]
         }
+        continued.removeAll(keepingCapacity: true)
+        continued.append(contentsOf: repeatElement(false, count: previousCount))
         for (j, candidate) in found.enumerated() {
             var best = -Double.infinity, bestParent: Int32 = -1, bestMetres = 0.0, bestStill = false
             for i in from..<to where score[i] > -.infinity && score[i] >= floor {
@@ -179,6 +225,7 @@ public final class MapMatcher {
                     still = true
                 }
                 guard distance <= limit else { continue }
+                continued[i - from] = true
                 let value = score[i] - abs(distance - straight) / beta
                 if value > best { best = value; bestParent = Int32(i); bestMetres = distance; bestStill = still }
             }
@@ -196,6 +243,20 @@ public final class MapMatcher {
             score.append(bestParent >= 0 ? best + Self.emission(candidate, sigma: sigma) : -.infinity)
             parent.append(bestParent)
             stepMetres.append(bestMetres)
+        }
+        // A candidate none of whose transitions is possible may have met an outlier fix: within the search radius of the
+        // fix it stays where it was, a standstill scored by its own distance to the fix, rather than its path ending.
+        let radius = max(options.model.minimumSearchRadius, options.model.searchSigmas * sigma)
+        for i in from..<to where score[i] > -.infinity && score[i] >= floor && !continued[i - from] {
+            var still = snaps[i]
+            still.distance = Geo.haversine(trace[point].coordinate, still.point)
+            guard still.distance <= radius else { continue }
+            snaps.append(still)
+            points.append(points[i])
+            score.append(score[i] - straight / beta + Self.emission(still, sigma: sigma))
+            parent.append(Int32(i))
+            stepMetres.append(0)
+            any = true
         }
         if !any {
             snaps.removeLast(columns); points.removeLast(columns); score.removeLast(columns); parent.removeLast(columns); stepMetres.removeLast(columns)

@@ -28,6 +28,9 @@ public struct MatchModel: Sendable {
     /// A candidate whose best path's log-likelihood lies more than this below the best candidate's of its point is
     /// not continued (a beam: e^−20 is about 2 × 10⁻⁹ of the best path's probability).
     public var beamWidth = 20.0
+    /// Points in a row that may be skipped (left unmatched) because the chain cannot reach them, before the trace
+    /// splits there: a few wild fixes do not cut a drive in two.
+    public var maximumSkippedPoints = 10
     /// With `tidy=true`, a point within this many metres of the last kept point is dropped.
     public var tidyMetres = 10.0
     /// A transition is sought only among routes that take at most its longest accepted length at this speed (m/s),
