@@ -12,7 +12,7 @@ public struct MatchModel: Sendable {
     /// Metres within which candidates are always sought, however small σ.
     public var minimumSearchRadius = 25.0
     /// Nearest road edges kept per point (each contributes a candidate per drivable direction).
-    public var maximumEdges = 12
+    public var maximumEdges = 20
     /// With `gaps=split`, consecutive points further apart in time than this (seconds) start a new matching.
     public var maximumTimeGap = 60.0
     /// Consecutive points further apart than this (metres, great circle) start a new matching.
