@@ -226,29 +226,47 @@ package struct JSONStream: JSONSink, ~Copyable {
     // MARK: Scalars
 
     /// A quoted string: `"` `\` and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`), other UTF-8 as it is.
+    /// The bytes are scanned eight at a time for the ones to escape; the runs between them are copied whole.
     private mutating func quote(_ text: String) {
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        var text = text
+        text.withUTF8 { bytes in
             ensure(bytes.count + 2)
             base[count] = UInt8(ascii: "\"")
             count += 1
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
-                put(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                escape(byte)
-                runStart = index + 1
+            if let source = bytes.baseAddress {
+                var runStart = 0
+                while true {
+                    let index = Self.firstEscaped(source, from: runStart, end: bytes.count)
+                    put(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
+                    guard index < bytes.count else { break }
+                    escape(source[index])
+                    runStart = index + 1
+                }
             }
-            put(UnsafeBufferPointer(rebasing: bytes[runStart...]))
             put(UInt8(ascii: "\""))
-            return true
         }
-        guard copied == nil else { return }
-        put(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { escape(byte) } else { put(byte) }
+    }
+
+    /// The index of the first byte in `start..<end` that JSON escapes (`"`, `\`, below 0x20), or `end`.
+    @inline(__always)
+    private static func firstEscaped(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        // Per word: a byte equal to `"` or `\` leaves a zero byte after the XOR, and (w - 0x20…) & ~w sets a byte's
+        // high bit only if some byte is below 0x20; either test is nonzero exactly when such a byte is in the word.
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if found & highs != 0 { break }
+            index += 8
         }
-        put(UInt8(ascii: "\""))
+        while index < end {
+            let byte = bytes[index]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return index }
+            index += 1
+        }
+        return end
     }
 
     private mutating func escape(_ byte: UInt8) {
@@ -286,15 +304,19 @@ package struct JSONStream: JSONSink, ~Copyable {
     /// decimals; `JSONStreamTests` pins it); anything else goes through `format`.
     private mutating func rounded(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
-        let scale = decimals >= 0 && decimals <= 6 ? Double(Self.power(decimals)) : pow(10, Double(decimals))
-        let scaled = (value.magnitude * scale).rounded()
-        guard decimals >= 0, decimals <= 6, value.magnitude < 1e9, scaled == 0 || scaled * 1000 >= scale else {
+        guard decimals >= 0, decimals <= 6, value.magnitude < 1e9 else {
+            let scale = pow(10, Double(decimals))
+            return format((value * scale).rounded() / scale)
+        }
+        let divisor = Self.power(decimals)
+        let scaled = Self.roundedHalfAway(value.magnitude * Double(divisor))
+        guard scaled == 0 || scaled * 1000 >= divisor else {
+            let scale = Double(divisor)
             return format((value * scale).rounded() / scale)
         }
         ensure(DecimalWriter.maxIntegerBytes + 9)
-        var rest = UInt64(scaled)
+        var rest = scaled
         if value < 0 && rest > 0 { base[count] = UInt8(ascii: "-"); count += 1 }
-        let divisor = Self.power(decimals)
         count += DecimalWriter.integer(rest / divisor, to: base + count)
         rest %= divisor
         guard rest > 0 else { return }
@@ -308,6 +330,14 @@ package struct JSONStream: JSONSink, ~Copyable {
         }
         count += decimals + 1
         while base[count - 1] == UInt8(ascii: "0") { count -= 1 }
+    }
+
+    /// `x.rounded()` (halves away from zero) as an integer, for 0 <= x < 2^52, without libm's `round`: the
+    /// truncation plus one when the fraction (exact: x - trunc(x) keeps x's own low bits) is at least a half.
+    @inline(__always)
+    private static func roundedHalfAway(_ x: Double) -> UInt64 {
+        let whole = UInt64(x)
+        return x - Double(whole) >= 0.5 ? whole + 1 : whole
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form (through `fewDecimals`
