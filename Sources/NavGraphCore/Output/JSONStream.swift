@@ -117,6 +117,16 @@ package struct JSONStream: JSONSink, ~Copyable {
         quote(text)
     }
 
+    package mutating func string(literal text: StaticString) {
+        separate()
+        let length = text.utf8CodeUnitCount
+        ensure(length + 2)
+        base[count] = UInt8(ascii: "\"")
+        (base + count + 1).update(from: text.utf8Start, count: length)
+        base[count + 1 + length] = UInt8(ascii: "\"")
+        count += length + 2
+    }
+
     package mutating func number(_ value: Double) {
         separate()
         format(value)
@@ -269,19 +279,23 @@ package struct JSONStream: JSONSink, ~Copyable {
         return end
     }
 
+    /// `\"`, `\\`, `\n`, `\r`, `\t` or `\u00XX`, written in place.
     private mutating func escape(_ byte: UInt8) {
+        ensure(6)
+        base[count] = UInt8(ascii: "\\")
         switch byte {
-        case 0x22: put("\\\"")
-        case 0x5C: put("\\\\")
-        case 0x0A: put("\\n")
-        case 0x0D: put("\\r")
-        case 0x09: put("\\t")
+        case 0x22, 0x5C: base[count + 1] = byte
+        case 0x0A: base[count + 1] = UInt8(ascii: "n")
+        case 0x0D: base[count + 1] = UInt8(ascii: "r")
+        case 0x09: base[count + 1] = UInt8(ascii: "t")
         default:
             let hex: StaticString = "0123456789abcdef"
-            put("\\u00")
-            put(hex.utf8Start[Int(byte >> 4)])
-            put(hex.utf8Start[Int(byte & 0xF)])
+            base[count + 1] = UInt8(ascii: "u"); base[count + 2] = UInt8(ascii: "0"); base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex.utf8Start[Int(byte >> 4)]; base[count + 5] = hex.utf8Start[Int(byte & 0xF)]
+            count += 6
+            return
         }
+        count += 2
     }
 
     /// 10^decimals for 0...6 decimals.
@@ -314,11 +328,23 @@ package struct JSONStream: JSONSink, ~Copyable {
             let scale = Double(divisor)
             return format((value * scale).rounded() / scale)
         }
+        let negative = value < 0 && scaled > 0
+        // Measures (1 decimal) and positions (6) with their divisor a constant: no division instruction.
+        switch decimals {
+        case 1: fixedPoint(scaled, negative: negative, decimals: 1)
+        case 6: fixedPoint(scaled, negative: negative, decimals: 6)
+        default: fixedPoint(scaled, negative: negative, decimals: decimals)
+        }
+    }
+
+    /// `scaled` × 10^-decimals: the integer part, then the fraction's digits with trailing zeros dropped.
+    @inline(__always)
+    private mutating func fixedPoint(_ scaled: UInt64, negative: Bool, decimals: Int) {
         ensure(DecimalWriter.maxIntegerBytes + 9)
-        var rest = scaled
-        if value < 0 && rest > 0 { base[count] = UInt8(ascii: "-"); count += 1 }
-        count += DecimalWriter.integer(rest / divisor, to: base + count)
-        rest %= divisor
+        if negative { base[count] = UInt8(ascii: "-"); count += 1 }
+        let divisor = Self.power(decimals)
+        count += DecimalWriter.integer(scaled / divisor, to: base + count)
+        var rest = scaled % divisor
         guard rest > 0 else { return }
         // Exactly `decimals` digits from the back (divisions by the constant 10), then the trailing zeros dropped.
         base[count] = UInt8(ascii: ".")
@@ -336,8 +362,8 @@ package struct JSONStream: JSONSink, ~Copyable {
     /// truncation plus one when the fraction (exact: x - trunc(x) keeps x's own low bits) is at least a half.
     @inline(__always)
     private static func roundedHalfAway(_ x: Double) -> UInt64 {
-        let whole = UInt64(x)
-        return x - Double(whole) >= 0.5 ? whole + 1 : whole
+        let whole = Int64(x)
+        return UInt64(x - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form (through `fewDecimals`
