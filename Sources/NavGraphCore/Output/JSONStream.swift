@@ -77,29 +77,35 @@ package struct JSONStream: JSONSink, ~Copyable {
 
     // MARK: Events
 
+    @inline(__always)
     package mutating func beginObject() {
         separate()
         put(UInt8(ascii: "{"))
         needsComma = false
     }
 
+    @inline(__always)
     package mutating func endObject() {
         put(UInt8(ascii: "}"))
         needsComma = true
     }
 
+    @inline(__always)
     package mutating func beginArray() {
         separate()
         put(UInt8(ascii: "["))
         needsComma = false
     }
 
+    @inline(__always)
     package mutating func endArray() {
         put(UInt8(ascii: "]"))
         needsComma = true
     }
 
-    /// Keys are the writers' own ASCII names: written between quotes as they are.
+    /// Keys are the writers' own ASCII names: written between quotes as they are. Inlined, like the other events of
+    /// constant text, so that the copy of a literal of known length is a few moves rather than a call to memmove.
+    @inline(__always)
     package mutating func key(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
         ensure(length + 4)
@@ -117,6 +123,7 @@ package struct JSONStream: JSONSink, ~Copyable {
         quote(text)
     }
 
+    @inline(__always)
     package mutating func string(literal text: StaticString) {
         separate()
         let length = text.utf8CodeUnitCount
@@ -144,11 +151,13 @@ package struct JSONStream: JSONSink, ~Copyable {
         count += DecimalWriter.integer(UInt64(value.magnitude), to: base + count)
     }
 
+    @inline(__always)
     package mutating func bool(_ value: Bool) {
         separate()
         put(value ? "true" : "false")
     }
 
+    @inline(__always)
     package mutating func null() {
         separate()
         put("null")
