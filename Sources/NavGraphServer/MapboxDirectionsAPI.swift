@@ -33,6 +33,9 @@ package enum MapboxDirectionsAPI {
         package var trafficTendency = false
     }
 
+    /// The `/route` options this dialect passes on (its profile names the traffic, not an option).
+    private static let sharedOptions = RouteEndpoint.options.subtracting(["traffic"])
+
     /// Whether the path belongs to this dialect.
     package static func matches(_ path: String) -> Bool { path.hasPrefix("/directions/v5/") }
 
@@ -61,7 +64,7 @@ package enum MapboxDirectionsAPI {
         var closures = false, trafficTendency = false
         if let raw = own["annotations"] {
             var kept: [String] = []
-            for item in raw.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            for item in raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map({ String(Substring($0)) }) {
                 switch item {
                 case "closure": closures = true
                 case "traffic_tendency": trafficTendency = true
@@ -80,7 +83,7 @@ package enum MapboxDirectionsAPI {
             }
             shared.append(("exclude", classes.joined(separator: ",")))
         }
-        let query = try QueryOptions(shared, allowed: RouteEndpoint.options.subtracting(["traffic"]), service: "directions")
+        let query = try QueryOptions(shared, allowed: sharedOptions, service: "directions")
         var parameters = try RouteEndpoint.Parameters(query, coordinateCount: coordinates.count, maximumAlternatives: limits.maximumAlternatives,
                                                       profile: profile)
         parameters.vehicle = try vehicle(own, profile: profile) ?? parameters.vehicle
@@ -106,7 +109,7 @@ package enum MapboxDirectionsAPI {
     /// A v5 path's parts (`""`, service, `v5`, owner, profile[, coordinates]), the query and form pairs, and the
     /// coordinates (from the path for GET, from the form body's `coordinates=` for POST).
     package static func split(_ request: HTTPRequest, service: String) throws -> (parts: [String], pairs: [(name: String, value: String)], coordinates: String) {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
         // "", service, "v5", owner, profile[, coordinates]
         var pairs = request.query
         var coordinateText: String

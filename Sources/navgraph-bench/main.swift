@@ -13,6 +13,8 @@ import NavGraphServer
 // right after each pair instead of the same pair again.
 // With --replay FILE (instead of PAIRS.csv) each line of FILE, a request target such as /match/v1/driving/...?..., goes
 // once through RoutingService.handle, in order: a whole request without the socket, for callgrind or perf on any endpoint.
+// --bodies OUT then also writes every response to OUT, each as a line `status content-type byte-count` followed by the
+// body and a newline, to compare two builds' bytes.
 // With --node-pairs yes the pairs file holds 1-based node ids `S,T` (DIMACS graphs) and only plain queries run;
 // --unpack no then times the hierarchy search alone (the cost, without unpacking the path's shortcuts).
 // Measures in-process latency of snap + query + path unpacking + leg building over the pairs (also with guidance
@@ -113,13 +115,26 @@ if let replay = options["replay"] {
         let graph = try RoutingGraph(path: positionals[0], profile: .car)
         let service = RoutingService(engine: Router(graph: graph).engine)
         let targets = try String(contentsOfFile: replay, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        var bodies: FileHandle?
+        if let path = options["bodies"] {
+            guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+                fail("--bodies: cannot write \(path)")
+            }
+            bodies = handle
+        }
         var failed = 0, bytes = 0
         let start = now()
         for target in targets {
             let response = service.handle(HTTPRequest(method: "GET", target: target))
             bytes += response.body.count
             if response.status != 200 { failed += 1 }
+            if let bodies {
+                bodies.write(Data("\(response.status) \(response.contentType) \(response.body.count)\n".utf8))
+                bodies.write(response.body)
+                bodies.write(Data("\n".utf8))
+            }
         }
+        try? bodies?.close()
         log("replay: \(targets.count) requests, \(failed) not 200, \(bytes) body bytes, \(String(format: "%.3f", now() - start)) s")
         exit(failed == 0 ? 0 : 1)
     } catch {

@@ -88,6 +88,25 @@ import Testing
     }
 
     static let keys: [StaticString] = ["distance", "name", "location", "annotation", "a", "geometry_index"]
+    static let literals: [StaticString] = ["", "km/h", "moderate", "unknown"]
+
+    /// Long strings (scanned a word at a time) with each escaped character at every position, and the literal names
+    /// of the congestion classes.
+    @Test func longStringsAndLiterals() {
+        for special in ["\"", "\\", "\n", "\u{01}", "\u{1F}", "é", "東京"] {
+            for length in [7, 8, 9, 15, 16, 17, 40] {
+                for position in 0..<length {
+                    var text = String(repeating: "a", count: length)
+                    text.replaceSubrange(text.index(text.startIndex, offsetBy: position)...text.index(text.startIndex, offsetBy: position),
+                                         with: special)
+                    var stream = JSONStream(reserve: 8)
+                    stream.string(text)
+                    #expect(stream.finish().data == ReferenceJSON.data(.string(text), pretty: false), "\(text)")
+                }
+            }
+        }
+        for level in CongestionLevel.allCases { #expect(level.name.description == level.rawValue) }
+    }
 
     /// One random value, written to both sinks.
     static func emit(_ stream: inout JSONStream, _ tree: inout JSONTreeBuilder, _ rng: inout SystemRandomNumberGenerator, depth: Int) {
@@ -99,7 +118,12 @@ import Testing
             let n = randomNumber(&rng), d = Int.random(in: 0...6, using: &rng)
             stream.number(n, decimals: d); tree.number(n, decimals: d)
         case 4: let i = Int.random(in: -1_000_000...1_000_000, using: &rng); stream.integer(i); tree.integer(i)
-        case 5: let s = randomString(&rng); stream.string(s); tree.string(s)
+        case 5:
+            if Bool.random(using: &rng) {
+                let s = randomString(&rng); stream.string(s); tree.string(s)
+            } else {
+                let s = literals[Int.random(in: 0..<literals.count, using: &rng)]; stream.string(literal: s); tree.string(literal: s)
+            }
         case 6:
             let coords = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
                 Coordinate(lat: Double.random(in: -90...90, using: &rng), lon: Double.random(in: -180...180, using: &rng))

@@ -6,8 +6,10 @@ package enum DecimalWriter {
     /// The most bytes `fixed` writes (sign, 19 digits, point, decimals up to 3; or "null").
     package static let maxFixedBytes = 24
 
-    /// "00", "01", … "99".
-    private static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// "00", "01", … "99" run together: a literal, so reading it needs no lazy global's once-check per number.
+    private static var pairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
 
     /// A non-negative integer.
     @inline(__always)
@@ -15,18 +17,17 @@ package enum DecimalWriter {
         var digits = 1, limit: UInt64 = 10
         while digits < 20 && value >= limit { digits += 1; limit &*= 10 }
         var rest = value, end = digits
-        pairs.withUnsafeBufferPointer { pairs in
-            while rest >= 100 {
-                let pair = Int(rest % 100) * 2
-                rest /= 100
-                out[end - 1] = pairs[pair + 1]; out[end - 2] = pairs[pair]
-                end -= 2
-            }
-            if rest >= 10 {
-                out[end - 1] = pairs[Int(rest) * 2 + 1]; out[end - 2] = pairs[Int(rest) * 2]
-            } else {
-                out[end - 1] = UInt8(ascii: "0") + UInt8(rest)
-            }
+        let pairs = Self.pairs.utf8Start
+        while rest >= 100 {
+            let pair = Int(rest % 100) * 2
+            rest /= 100
+            out[end - 1] = pairs[pair + 1]; out[end - 2] = pairs[pair]
+            end -= 2
+        }
+        if rest >= 10 {
+            out[end - 1] = pairs[Int(rest) * 2 + 1]; out[end - 2] = pairs[Int(rest) * 2]
+        } else {
+            out[end - 1] = UInt8(ascii: "0") + UInt8(rest)
         }
         return digits
     }

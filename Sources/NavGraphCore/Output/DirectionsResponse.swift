@@ -181,8 +181,8 @@ public enum DirectionsResponse {
             if shape.annotations.contains(.congestion) {
                 sink.key("congestion")
                 sink.beginArray()
-                for i in 0..<known { sink.string(a[i].congestion.rawValue) }
-                for _ in known..<segments { sink.string(CongestionLevel.unknown.rawValue) }
+                for i in 0..<known { sink.string(literal: a[i].congestion.name) }
+                for _ in known..<segments { sink.string(literal: CongestionLevel.unknown.name) }
                 sink.endArray()
             }
             if shape.annotations.contains(.congestionNumeric) {

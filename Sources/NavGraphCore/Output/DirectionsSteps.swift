@@ -8,7 +8,7 @@ extension DirectionsResponse {
         case 255: sink.member("none", bool: true)
         default:
             sink.member("speed", integer: Int(stored))
-            sink.member("unit", "km/h")
+            sink.member("unit", literal: "km/h")
         }
         sink.endObject()
     }

@@ -9,6 +9,8 @@ package protocol JSONSink: ~Copyable {
     /// A member's key; the next event is its value.
     mutating func key(_ name: StaticString)
     mutating func string(_ text: String)
+    /// A string the writer names itself: ASCII with nothing JSON escapes (no `"`, `\\` or control characters).
+    mutating func string(literal text: StaticString)
     /// A number as `JSON.number(value)` holds it (integral values without a fraction; not finite: null).
     mutating func number(_ value: Double)
     /// A number rounded to `decimals` places, as `JSON.number(_:decimals:)` makes it (not finite: null).
@@ -47,6 +49,13 @@ extension JSONSink where Self: ~Copyable {
     package mutating func member(_ name: StaticString, _ text: String) {
         key(name)
         string(text)
+    }
+
+    /// A string member whose text the writer names itself (`string(literal:)`).
+    @inline(__always)
+    package mutating func member(_ name: StaticString, literal text: StaticString) {
+        key(name)
+        string(literal: text)
     }
 
     /// A measure member (one decimal).

@@ -77,29 +77,35 @@ package struct JSONStream: JSONSink, ~Copyable {
 
     // MARK: Events
 
+    @inline(__always)
     package mutating func beginObject() {
         separate()
         put(UInt8(ascii: "{"))
         needsComma = false
     }
 
+    @inline(__always)
     package mutating func endObject() {
         put(UInt8(ascii: "}"))
         needsComma = true
     }
 
+    @inline(__always)
     package mutating func beginArray() {
         separate()
         put(UInt8(ascii: "["))
         needsComma = false
     }
 
+    @inline(__always)
     package mutating func endArray() {
         put(UInt8(ascii: "]"))
         needsComma = true
     }
 
-    /// Keys are the writers' own ASCII names: written between quotes as they are.
+    /// Keys are the writers' own ASCII names: written between quotes as they are. Inlined, like the other events of
+    /// constant text, so that the copy of a literal of known length is a few moves rather than a call to memmove.
+    @inline(__always)
     package mutating func key(_ name: StaticString) {
         let length = name.utf8CodeUnitCount
         ensure(length + 4)
@@ -115,6 +121,17 @@ package struct JSONStream: JSONSink, ~Copyable {
     package mutating func string(_ text: String) {
         separate()
         quote(text)
+    }
+
+    @inline(__always)
+    package mutating func string(literal text: StaticString) {
+        separate()
+        let length = text.utf8CodeUnitCount
+        ensure(length + 2)
+        base[count] = UInt8(ascii: "\"")
+        (base + count + 1).update(from: text.utf8Start, count: length)
+        base[count + 1 + length] = UInt8(ascii: "\"")
+        count += length + 2
     }
 
     package mutating func number(_ value: Double) {
@@ -134,11 +151,13 @@ package struct JSONStream: JSONSink, ~Copyable {
         count += DecimalWriter.integer(UInt64(value.magnitude), to: base + count)
     }
 
+    @inline(__always)
     package mutating func bool(_ value: Bool) {
         separate()
         put(value ? "true" : "false")
     }
 
+    @inline(__always)
     package mutating func null() {
         separate()
         put("null")
@@ -226,44 +245,66 @@ package struct JSONStream: JSONSink, ~Copyable {
     // MARK: Scalars
 
     /// A quoted string: `"` `\` and control characters escaped (`\n`, `\r`, `\t`, else `\u00XX`), other UTF-8 as it is.
+    /// The bytes are scanned eight at a time for the ones to escape; the runs between them are copied whole.
     private mutating func quote(_ text: String) {
-        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+        var text = text
+        text.withUTF8 { bytes in
             ensure(bytes.count + 2)
             base[count] = UInt8(ascii: "\"")
             count += 1
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte == 0x22 || byte == 0x5C || byte < 0x20 else { continue }
-                put(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                escape(byte)
-                runStart = index + 1
+            if let source = bytes.baseAddress {
+                var runStart = 0
+                while true {
+                    let index = Self.firstEscaped(source, from: runStart, end: bytes.count)
+                    put(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
+                    guard index < bytes.count else { break }
+                    escape(source[index])
+                    runStart = index + 1
+                }
             }
-            put(UnsafeBufferPointer(rebasing: bytes[runStart...]))
             put(UInt8(ascii: "\""))
-            return true
         }
-        guard copied == nil else { return }
-        put(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { escape(byte) } else { put(byte) }
-        }
-        put(UInt8(ascii: "\""))
     }
 
+    /// The index of the first byte in `start..<end` that JSON escapes (`"`, `\`, below 0x20), or `end`.
+    @inline(__always)
+    private static func firstEscaped(_ bytes: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        // Per word: a byte equal to `"` or `\` leaves a zero byte after the XOR, and (w - 0x20…) & ~w sets a byte's
+        // high bit only if some byte is below 0x20; either test is nonzero exactly when such a byte is in the word.
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if found & highs != 0 { break }
+            index += 8
+        }
+        while index < end {
+            let byte = bytes[index]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { return index }
+            index += 1
+        }
+        return end
+    }
+
+    /// `\"`, `\\`, `\n`, `\r`, `\t` or `\u00XX`, written in place.
     private mutating func escape(_ byte: UInt8) {
+        ensure(6)
+        base[count] = UInt8(ascii: "\\")
         switch byte {
-        case 0x22: put("\\\"")
-        case 0x5C: put("\\\\")
-        case 0x0A: put("\\n")
-        case 0x0D: put("\\r")
-        case 0x09: put("\\t")
+        case 0x22, 0x5C: base[count + 1] = byte
+        case 0x0A: base[count + 1] = UInt8(ascii: "n")
+        case 0x0D: base[count + 1] = UInt8(ascii: "r")
+        case 0x09: base[count + 1] = UInt8(ascii: "t")
         default:
             let hex: StaticString = "0123456789abcdef"
-            put("\\u00")
-            put(hex.utf8Start[Int(byte >> 4)])
-            put(hex.utf8Start[Int(byte & 0xF)])
+            base[count + 1] = UInt8(ascii: "u"); base[count + 2] = UInt8(ascii: "0"); base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex.utf8Start[Int(byte >> 4)]; base[count + 5] = hex.utf8Start[Int(byte & 0xF)]
+            count += 6
+            return
         }
+        count += 2
     }
 
     /// 10^decimals for 0...6 decimals.
@@ -286,17 +327,33 @@ package struct JSONStream: JSONSink, ~Copyable {
     /// decimals; `JSONStreamTests` pins it); anything else goes through `format`.
     private mutating func rounded(_ value: Double, decimals: Int) {
         guard value.isFinite else { return put("null") }
-        let scale = decimals >= 0 && decimals <= 6 ? Double(Self.power(decimals)) : pow(10, Double(decimals))
-        let scaled = (value.magnitude * scale).rounded()
-        guard decimals >= 0, decimals <= 6, value.magnitude < 1e9, scaled == 0 || scaled * 1000 >= scale else {
+        guard decimals >= 0, decimals <= 6, value.magnitude < 1e9 else {
+            let scale = pow(10, Double(decimals))
             return format((value * scale).rounded() / scale)
         }
-        ensure(DecimalWriter.maxIntegerBytes + 9)
-        var rest = UInt64(scaled)
-        if value < 0 && rest > 0 { base[count] = UInt8(ascii: "-"); count += 1 }
         let divisor = Self.power(decimals)
-        count += DecimalWriter.integer(rest / divisor, to: base + count)
-        rest %= divisor
+        let scaled = Self.roundedHalfAway(value.magnitude * Double(divisor))
+        guard scaled == 0 || scaled * 1000 >= divisor else {
+            let scale = Double(divisor)
+            return format((value * scale).rounded() / scale)
+        }
+        let negative = value < 0 && scaled > 0
+        // Measures (1 decimal) and positions (6) with their divisor a constant: no division instruction.
+        switch decimals {
+        case 1: fixedPoint(scaled, negative: negative, decimals: 1)
+        case 6: fixedPoint(scaled, negative: negative, decimals: 6)
+        default: fixedPoint(scaled, negative: negative, decimals: decimals)
+        }
+    }
+
+    /// `scaled` × 10^-decimals: the integer part, then the fraction's digits with trailing zeros dropped.
+    @inline(__always)
+    private mutating func fixedPoint(_ scaled: UInt64, negative: Bool, decimals: Int) {
+        ensure(DecimalWriter.maxIntegerBytes + 9)
+        if negative { base[count] = UInt8(ascii: "-"); count += 1 }
+        let divisor = Self.power(decimals)
+        count += DecimalWriter.integer(scaled / divisor, to: base + count)
+        var rest = scaled % divisor
         guard rest > 0 else { return }
         // Exactly `decimals` digits from the back (divisions by the constant 10), then the trailing zeros dropped.
         base[count] = UInt8(ascii: ".")
@@ -308,6 +365,14 @@ package struct JSONStream: JSONSink, ~Copyable {
         }
         count += decimals + 1
         while base[count - 1] == UInt8(ascii: "0") { count -= 1 }
+    }
+
+    /// `x.rounded()` (halves away from zero) as an integer, for 0 <= x < 2^52, without libm's `round`: the
+    /// truncation plus one when the fraction (exact: x - trunc(x) keeps x's own low bits) is at least a half.
+    @inline(__always)
+    private static func roundedHalfAway(_ x: Double) -> UInt64 {
+        let whole = Int64(x)
+        return UInt64(x - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form (through `fewDecimals`

@@ -12,6 +12,17 @@ public enum CongestionLevel: String, Codable, CaseIterable, Sendable {
         default: self = .severe
         }
     }
+
+    /// `rawValue` as a literal, for writers that copy it without scanning it.
+    package var name: StaticString {
+        switch self {
+        case .unknown: "unknown"
+        case .low: "low"
+        case .moderate: "moderate"
+        case .heavy: "heavy"
+        case .severe: "severe"
+        }
+    }
 }
 
 /// What the route knows about the stretch between two consecutive coordinates of a leg.

@@ -50,11 +50,13 @@ package struct RouteEndpoint {
                 if raw == "true" {
                     annotations = Self.annotationsForTrue
                 } else if raw != "false" {
-                    annotations = try raw.split(separator: ",", omittingEmptySubsequences: false).map { item in
-                        guard annotationNames.contains(String(item)) else {
+                    // Split on the comma's byte (no Character segmentation), as `OSRMURL` splits its path.
+                    annotations = try raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map { bytes in
+                        let item = String(Substring(bytes))
+                        guard annotationNames.contains(item) else {
                             throw OSRMError(.invalidQuery, "annotations: '\(item)' is not one of true, false, \(annotationNames.joined(separator: ", "))")
                         }
-                        return String(item)
+                        return item
                     }
                 }
             }

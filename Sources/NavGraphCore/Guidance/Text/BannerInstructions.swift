@@ -41,29 +41,33 @@ extension PhrasebookNarrator {
     package func primaryContent(steps: [GuidanceStep], index: Int) -> BannerContent {
         let step = steps[index]
         let m = step.maneuver
-        var components: [BannerComponent] = []
         let exitNumber = TextPieces.list(step.exits).first ?? ""
+        let refs = refList(step)
+        let name = TextPieces.trimmed(step.name)
+        // Exit and number, then the road's parts (its refs as icons, its name) between "/" delimiters: one array,
+        // sized for them up front.
+        var components: [BannerComponent] = []
+        components.reserveCapacity(2 * refs.count + 3)
         if !exitNumber.isEmpty && m.type != .roundabout && m.type != .rotary {
             components.append(BannerComponent(type: "exit", text: book.phrases["exit"] ?? "Exit"))
             components.append(BannerComponent(type: "exit-number", text: exitNumber))
         }
-        let refs = refList(step)
-        let name = TextPieces.trimmed(step.name)
-        var roadParts: [BannerComponent] = refs.map { BannerComponent(type: "icon", text: $0) }
-        if !name.isEmpty && !refs.contains(name) { roadParts.append(BannerComponent(type: "text", text: name)) }
-        if roadParts.isEmpty && m.type != .arrive, let destination = destinationList(step).first {
-            roadParts.append(BannerComponent(type: "text", text: destination))
-        }
-        for (i, part) in roadParts.enumerated() {
-            if i > 0 { components.append(BannerComponent(type: "delimiter", text: "/")) }
+        let roadStart = components.count
+        func addRoadPart(_ part: BannerComponent) {
+            if components.count > roadStart { components.append(BannerComponent(type: "delimiter", text: "/")) }
             components.append(part)
         }
-        if roadParts.isEmpty {
+        for ref in refs { addRoadPart(BannerComponent(type: "icon", text: ref)) }
+        if !name.isEmpty && !refs.contains(name) { addRoadPart(BannerComponent(type: "text", text: name)) }
+        if components.count == roadStart && m.type != .arrive, let destination = destinationList(step).first {
+            addRoadPart(BannerComponent(type: "text", text: destination))
+        }
+        if components.count == roadStart {
             // No road to name (an unnamed street, the arrival): the instruction itself.
             components.append(BannerComponent(type: "text", text: capitalizedPhrase(step)))
         }
         let modifier = m.type == .arrive ? (m.side ?? m.modifier) : m.modifier
-        return BannerContent(text: components.map(\.text).joined(separator: " "), type: m.type.rawValue, modifier: modifier?.rawValue,
+        return BannerContent(text: Self.joinedText(components), type: m.type.rawValue, modifier: modifier?.rawValue,
                              degrees: roundaboutDegrees(steps: steps, index: index), drivingSide: step.drivingSide,
                              components: components)
     }
@@ -78,8 +82,20 @@ extension PhrasebookNarrator {
             if i > 0 { components.append(BannerComponent(type: "delimiter", text: "/")) }
             components.append(BannerComponent(type: "text", text: d))
         }
-        return BannerContent(text: components.map(\.text).joined(separator: " "), type: step.maneuver.type.rawValue,
+        return BannerContent(text: Self.joinedText(components), type: step.maneuver.type.rawValue,
                              modifier: step.maneuver.modifier?.rawValue, components: components)
+    }
+
+    /// The components' texts joined by spaces (`map(\.text).joined(separator: " ")` without the array of texts).
+    static func joinedText(_ components: [BannerComponent]) -> String {
+        guard components.count > 1 else { return components.first?.text ?? "" }
+        var text = ""
+        text.reserveCapacity(components.reduce(components.count) { $0 + $1.text.utf8.count })
+        for (i, component) in components.enumerated() {
+            if i > 0 { text += " " }
+            text += component.text
+        }
+        return text
     }
 
     /// The `sub` row of lanes at the maneuver, when they tell the driver something (several lanes, not all usable

@@ -1,3 +1,5 @@
+import Foundation // memchr, memcmp
+
 /// `SSML.announcement` over bytes: the sentence and the address names come from a `TextArena`, the body is built in
 /// the arena's `ssml` scratch buffer, and the one String made is the finished markup.
 extension SSML {
@@ -30,6 +32,8 @@ extension SSML {
 
     /// Appends `escaped` of the arena's own `range` to it; returns the range of the copy.
     package static func appendEscaped(_ range: Range<Int>, in arena: TextArena) -> Range<Int> {
+        // Most names have nothing to escape: copied whole.
+        if !arena.bytes(range).contains(where: isSpecial) { return arena.appendCopy(range) }
         let start = arena.count
         var i = range.lowerBound
         while i < range.upperBound { escape(arena[i]) { arena.append($0) }; i += 1 }
@@ -113,15 +117,14 @@ extension SSML {
 
     /// `find(_:in:from:)` over buffers.
     package static func find(_ word: UnsafeBufferPointer<UInt8>, in text: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard !word.isEmpty, text.count >= word.count, from <= text.count - word.count else { return nil }
-        let first = word[0]
+        guard let wordStart = word.baseAddress, let textStart = text.baseAddress, !word.isEmpty, text.count >= word.count,
+              from <= text.count - word.count else { return nil }
+        let last = text.count - word.count
         var i = from
-        while i <= text.count - word.count {
-            if text[i] == first {
-                var j = 1
-                while j < word.count && text[i + j] == word[j] { j += 1 }
-                if j == word.count { return i }
-            }
+        // Candidates by `memchr` for the first byte, each compared whole by `memcmp`.
+        while i <= last, let hit = memchr(textStart + i, Int32(word[0]), last - i + 1) {
+            i = hit.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: textStart)
+            if memcmp(textStart + i, wordStart, word.count) == 0 { return i }
             i += 1
         }
         return nil

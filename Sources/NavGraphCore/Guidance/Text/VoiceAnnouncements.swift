@@ -16,7 +16,8 @@ extension PhrasebookNarrator {
         guard steps.indices.contains(index), index + 1 < steps.count else { return [] }
         let arena = TextArena.take()
         defer { TextArena.give(arena) }
-        let compiled = book.compiled
+        // The nested functions below read these rather than `self` (capturing `self` copies the narrator).
+        let compiled = book.compiled, units = self.units
         let step = steps[index], next = steps[index + 1]
         let length = max(0, step.distance.isFinite ? step.distance : 0)
         let speed = Self.speed(step)
