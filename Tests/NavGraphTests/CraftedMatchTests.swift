@@ -126,6 +126,23 @@ final class CraftedMatchTests: XCTestCase {
         }
     }
 
+    func testFirstFixAheadOfTheSecondMovesTheStartBack() throws {
+        let graph = try Self.loadedGraph()
+        // Fix 0 lies on Main Street 40 m ahead of where the car was, 30 m ahead of fix 1 (within the 3σ standstill
+        // tolerance, so a standstill). Nothing before fix 0 says which of the two is off: the matching starts at
+        // fix 1, not 30 m down the road from it.
+        var trace = Self.driveWithOutlier(Coordinate(lat: 45.0, lon: 7.006 + 150 / (111_195 * cos(45.0 * .pi / 180))))
+        trace[0] = TracePoint(coordinate: Coordinate(lat: 45.0, lon: 7.006 + 40 / (111_195 * cos(45.0 * .pi / 180))), timestamp: 0, sigma: 20)
+        let result = MapMatcher(router: Router(graph: graph)).match(trace)
+        XCTAssertEqual(result.matchings.count, 1)
+        let matching = try XCTUnwrap(result.matchings.first)
+        XCTAssertEqual(matching.pointIndices, Array(0..<30))
+        guard matching.snaps.count == 30 else { return }
+        XCTAssertEqual(matching.snaps[0].point.lon, trace[1].coordinate.lon, accuracy: 1e-6, "the start moves back to fix 1")
+        XCTAssertEqual(matching.snaps[1].point.lon, trace[1].coordinate.lon, accuracy: 1e-6)
+        for snap in matching.snaps { XCTAssertEqual(graph.string(graph.edgeName[snap.edge]), "Main Street") }
+    }
+
     func testFixNoRouteCanReachIsSkipped() throws {
         let graph = try Self.loadedGraph()
         // Fix 15 lies on Side Street 300 m south of Main Street: no route from Main Street reaches it within a second, and

@@ -7,7 +7,9 @@ import Foundation
 /// step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's bounded bucket
 /// many-to-many table. An outlier fix does not end a path: a candidate with no possible transition stays where it was
 /// while the fix lies within the search radius, and a fix that no candidate can reach is skipped (left unmatched), as
-/// is the chain's last point when the fix can be reached without it. A trace splits into several matchings only at a
+/// is the chain's last point when the fix can be reached without it. A second fix lying a little behind the first on
+/// the road moves the chain's start back to it (nothing before the first fix says which of the two is off), where a
+/// later such fix stands still. A trace splits into several matchings only at a
 /// time or distance gap, or after `MatchModel.maximumSkippedPoints` skipped fixes in a row.
 ///
 /// Lifetime: one per request (it holds the metric's bucket state and scratch arrays, reused for every step).
@@ -38,6 +40,9 @@ public final class MapMatcher {
     private let planner: RoutePlanner
     /// Per candidate of the last layer: whether any transition from it to the new point's candidates is possible.
     private var continued: [Bool] = []
+    /// Per candidate: a fix of the chain's second layer lying a little behind the first fix's candidate, which then
+    /// moves back to it (the first fix, with nothing before it, is as likely the one that is off).
+    private var pullsBack: [Bool] = []
 
     public init(router: Router, options: MatchOptions = MatchOptions()) {
         self.router = router
@@ -131,16 +136,16 @@ public final class MapMatcher {
         guard layers >= 2, !breaksBetween(trace[layerPoint[layers - 2]], trace[point]) else { return false }
         let from = layerStart[layers - 1]
         let savedSnaps = Array(snaps[from...]), savedPoints = Array(points[from...]), savedScore = Array(score[from...])
-        let savedParent = Array(parent[from...]), savedMetres = Array(stepMetres[from...])
+        let savedParent = Array(parent[from...]), savedMetres = Array(stepMetres[from...]), savedPulls = Array(pullsBack[from...])
         let savedPoint = layerPoint[layers - 1], savedLimit = layerLimit[layers - 1]
         func truncate() {
             snaps.removeSubrange(from...); points.removeSubrange(from...); score.removeSubrange(from...)
-            parent.removeSubrange(from...); stepMetres.removeSubrange(from...)
+            parent.removeSubrange(from...); stepMetres.removeSubrange(from...); pullsBack.removeSubrange(from...)
             layerStart.removeLast(); layerPoint.removeLast(); layerLimit.removeLast()
         }
         truncate()
         if addLayer(point, trace: trace, sigma: sigma) { return true }
-        snaps += savedSnaps; points += savedPoints; score += savedScore; parent += savedParent; stepMetres += savedMetres
+        snaps += savedSnaps; points += savedPoints; score += savedScore; parent += savedParent; stepMetres += savedMetres; pullsBack += savedPulls
         layerStart.append(snaps.count); layerPoint.append(savedPoint); layerLimit.append(savedLimit)
         return false
     }
@@ -154,6 +159,7 @@ public final class MapMatcher {
     private func resetChain() {
         snaps.removeAll(keepingCapacity: true); points.removeAll(keepingCapacity: true); score.removeAll(keepingCapacity: true)
         parent.removeAll(keepingCapacity: true); stepMetres.removeAll(keepingCapacity: true)
+        pullsBack.removeAll(keepingCapacity: true)
         layerStart.removeAll(keepingCapacity: true); layerStart.append(0)
         layerPoint.removeAll(keepingCapacity: true)
         layerLimit.removeAll(keepingCapacity: true)
@@ -171,6 +177,7 @@ public final class MapMatcher {
             score.append(Self.emission(snap, sigma: sigma))
             parent.append(-1)
             stepMetres.append(0)
+            pullsBack.append(false)
         }
         layerStart.append(snaps.count)
         layerPoint.append(point)
@@ -230,7 +237,8 @@ public final class MapMatcher {
                 if value > best { best = value; bestParent = Int32(i); bestMetres = distance; bestStill = still }
             }
             if bestParent >= 0 { any = true }
-            if bestStill {
+            let pullBack = bestStill && last == 0
+            if bestStill && !pullBack {
                 // Standing still: the point is matched where its predecessor was, and later steps start from there.
                 var still = snaps[Int(bestParent)]
                 still.distance = Geo.haversine(trace[point].coordinate, still.point)
@@ -243,6 +251,7 @@ public final class MapMatcher {
             score.append(bestParent >= 0 ? best + Self.emission(candidate, sigma: sigma) : -.infinity)
             parent.append(bestParent)
             stepMetres.append(bestMetres)
+            pullsBack.append(pullBack)
         }
         // A candidate none of whose transitions is possible may have met an outlier fix: within the search radius of the
         // fix it stays where it was, a standstill scored by its own distance to the fix, rather than its path ending.
@@ -256,10 +265,12 @@ public final class MapMatcher {
             score.append(score[i] - straight / beta + Self.emission(still, sigma: sigma))
             parent.append(Int32(i))
             stepMetres.append(0)
+            pullsBack.append(false)
             any = true
         }
         if !any {
             snaps.removeLast(columns); points.removeLast(columns); score.removeLast(columns); parent.removeLast(columns); stepMetres.removeLast(columns)
+            pullsBack.removeLast(columns)
             return false
         }
         layerStart.append(snaps.count)
@@ -306,9 +317,13 @@ public final class MapMatcher {
         var matching = Matching()
         for (layer, candidate) in chosen.enumerated() {
             let snap = snaps[candidate]
+            // The first fix's candidate moved back to where the second fix lies on the road.
+            if layer == 1 && pullsBack[candidate] { matching.snaps[0] = snap }
             let point = layerPoint[layer]
             if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
-                guard let path = stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap) else {
+                let pulledBack = layer == 1 && pullsBack[candidate]
+                guard let path = pulledBack ? router.legPath(from: snap, to: snap, metric: metric, algorithm: .hierarchy)
+                    : stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap) else {
                     // Should not happen (the table found a path); close the matching here and start afresh.
                     if matching.pointIndices.count >= 2 { matchings.append(matching) }
                     matching = Matching()
