@@ -75,6 +75,21 @@ public protocol StepNarrator: Sendable {
     func instruction(steps: [GuidanceStep], index: Int) -> String
     /// Voice announcements for `steps[index]`, spoken while driving that step, ordered by decreasing distance.
     func voiceInstructions(steps: [GuidanceStep], index: Int) -> [VoiceInstruction]
+    /// `voiceInstructions(steps:index:)` handed to `body` one by one as distance, announcement and SSML, the texts as
+    /// UTF-8 valid only during the call: what a writer streams without keeping the Strings.
+    func forEachVoiceInstruction(steps: [GuidanceStep], index: Int,
+                                 _ body: (Double, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void)
     /// Banners shown while driving `steps[index]`, ordered by decreasing distance.
     func bannerInstructions(steps: [GuidanceStep], index: Int) -> [BannerInstruction]
+}
+
+extension StepNarrator {
+    /// By way of `voiceInstructions(steps:index:)`.
+    public func forEachVoiceInstruction(steps: [GuidanceStep], index: Int,
+                                        _ body: (Double, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        for voice in voiceInstructions(steps: steps, index: index) {
+            var announcement = voice.announcement, ssml = voice.ssmlAnnouncement
+            announcement.withUTF8 { text in ssml.withUTF8 { body(voice.distanceAlongGeometry, text, $0) } }
+        }
+    }
 }

@@ -40,7 +40,9 @@ extension DirectionsResponse {
         if let narrator = options.narrator, options.voiceInstructions {
             sink.key("voiceInstructions")
             sink.beginArray()
-            for voice in narrator.voiceInstructions(steps: steps, index: index) { voice.write(to: &sink) }
+            narrator.forEachVoiceInstruction(steps: steps, index: index) { distance, announcement, ssml in
+                VoiceInstruction.write(distanceAlongGeometry: distance, announcement: announcement, ssmlAnnouncement: ssml, to: &sink)
+            }
             sink.endArray()
         }
         if let narrator = options.narrator, options.bannerInstructions {
