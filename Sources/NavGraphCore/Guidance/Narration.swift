@@ -73,8 +73,31 @@ public protocol StepNarrator: Sendable {
     var voiceLocale: String { get }
     /// `maneuver.instruction` of `steps[index]`.
     func instruction(steps: [GuidanceStep], index: Int) -> String
+    /// `instruction(steps:index:)` handed to `body` as UTF-8 valid only during the call (`body` is called once).
+    func withInstruction(steps: [GuidanceStep], index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void)
     /// Voice announcements for `steps[index]`, spoken while driving that step, ordered by decreasing distance.
     func voiceInstructions(steps: [GuidanceStep], index: Int) -> [VoiceInstruction]
+    /// `voiceInstructions(steps:index:)` handed to `body` one by one as distance, announcement and SSML, the texts as
+    /// UTF-8 valid only during the call: what a writer streams without keeping the Strings.
+    func forEachVoiceInstruction(steps: [GuidanceStep], index: Int,
+                                 _ body: (Double, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void)
     /// Banners shown while driving `steps[index]`, ordered by decreasing distance.
     func bannerInstructions(steps: [GuidanceStep], index: Int) -> [BannerInstruction]
+}
+
+extension StepNarrator {
+    /// By way of `instruction(steps:index:)`.
+    public func withInstruction(steps: [GuidanceStep], index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var text = instruction(steps: steps, index: index)
+        text.withUTF8 { body($0) }
+    }
+
+    /// By way of `voiceInstructions(steps:index:)`.
+    public func forEachVoiceInstruction(steps: [GuidanceStep], index: Int,
+                                        _ body: (Double, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        for voice in voiceInstructions(steps: steps, index: index) {
+            var announcement = voice.announcement, ssml = voice.ssmlAnnouncement
+            announcement.withUTF8 { text in ssml.withUTF8 { body(voice.distanceAlongGeometry, text, $0) } }
+        }
+    }
 }

@@ -32,7 +32,11 @@ extension DirectionsResponse {
         // A one-point step (arrival) is a two-point line.
         geometry(coordinates, repeatLast: coordinates.count == 1 ? 1 : 0, options.geometry, to: &sink)
         sink.key("maneuver")
-        maneuver(step, instruction: options.narrator?.instruction(steps: steps, index: index), to: &sink)
+        maneuver(step, to: &sink) { sink in
+            guard let narrator = options.narrator else { return }
+            sink.key("instruction")
+            narrator.withInstruction(steps: steps, index: index) { sink.string(utf8: $0) }
+        }
         sink.key("intersections")
         sink.beginArray()
         for intersection in step.intersections { self.intersection(intersection, to: &sink) }
@@ -40,7 +44,9 @@ extension DirectionsResponse {
         if let narrator = options.narrator, options.voiceInstructions {
             sink.key("voiceInstructions")
             sink.beginArray()
-            for voice in narrator.voiceInstructions(steps: steps, index: index) { voice.write(to: &sink) }
+            narrator.forEachVoiceInstruction(steps: steps, index: index) { distance, announcement, ssml in
+                VoiceInstruction.write(distanceAlongGeometry: distance, announcement: announcement, ssmlAnnouncement: ssml, to: &sink)
+            }
             sink.endArray()
         }
         if let narrator = options.narrator, options.bannerInstructions {
@@ -52,7 +58,8 @@ extension DirectionsResponse {
         sink.endObject()
     }
 
-    private static func maneuver<S: JSONSink & ~Copyable>(_ step: GuidanceStep, instruction: String?, to sink: inout S) {
+    /// The step's `maneuver`; `instruction` writes its last member, the instruction, when there is one.
+    private static func maneuver<S: JSONSink & ~Copyable>(_ step: GuidanceStep, to sink: inout S, instruction: (inout S) -> Void) {
         let m = step.maneuver
         sink.beginObject()
         sink.member("type", m.type.rawValue)
@@ -62,7 +69,7 @@ extension DirectionsResponse {
         sink.position(m.location)
         sink.member("bearing_before", integer: m.bearingBefore)
         sink.member("bearing_after", integer: m.bearingAfter)
-        if let instruction { sink.member("instruction", instruction) }
+        instruction(&sink)
         sink.endObject()
     }
 

@@ -9,6 +9,9 @@ package protocol JSONSink: ~Copyable {
     /// A member's key; the next event is its value.
     mutating func key(_ name: StaticString)
     mutating func string(_ text: String)
+    /// A string given as its UTF-8 bytes (valid UTF-8, read only during the call): text written from a scratch buffer
+    /// without making a String.
+    mutating func string(utf8 text: UnsafeBufferPointer<UInt8>)
     /// A string the writer names itself: ASCII with nothing JSON escapes (no `"`, `\\` or control characters).
     mutating func string(literal text: StaticString)
     /// A number as `JSON.number(value)` holds it (integral values without a fraction; not finite: null).

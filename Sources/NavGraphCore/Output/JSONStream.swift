@@ -123,6 +123,11 @@ package struct JSONStream: JSONSink, ~Copyable {
         quote(text)
     }
 
+    package mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) {
+        separate()
+        quote(text)
+    }
+
     @inline(__always)
     package mutating func string(literal text: StaticString) {
         separate()
@@ -248,22 +253,25 @@ package struct JSONStream: JSONSink, ~Copyable {
     /// The bytes are scanned eight at a time for the ones to escape; the runs between them are copied whole.
     private mutating func quote(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            ensure(bytes.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            if let source = bytes.baseAddress {
-                var runStart = 0
-                while true {
-                    let index = Self.firstEscaped(source, from: runStart, end: bytes.count)
-                    put(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
-                    guard index < bytes.count else { break }
-                    escape(source[index])
-                    runStart = index + 1
-                }
+        text.withUTF8 { quote($0) }
+    }
+
+    /// `quote` of a string's UTF-8 bytes.
+    private mutating func quote(_ bytes: UnsafeBufferPointer<UInt8>) {
+        ensure(bytes.count + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        if let source = bytes.baseAddress {
+            var runStart = 0
+            while true {
+                let index = Self.firstEscaped(source, from: runStart, end: bytes.count)
+                put(UnsafeBufferPointer(start: source + runStart, count: index - runStart))
+                guard index < bytes.count else { break }
+                escape(source[index])
+                runStart = index + 1
             }
-            put(UInt8(ascii: "\""))
         }
+        put(UInt8(ascii: "\""))
     }
 
     /// The index of the first byte in `start..<end` that JSON escapes (`"`, `\`, below 0x20), or `end`.

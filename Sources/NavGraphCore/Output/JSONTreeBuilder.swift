@@ -43,6 +43,7 @@ package struct JSONTreeBuilder: JSONSink {
 
     package mutating func key(_ name: StaticString) { keys.append(name.description) }
     package mutating func string(_ text: String) { add(.string(text)) }
+    package mutating func string(utf8 text: UnsafeBufferPointer<UInt8>) { add(.string(String(decoding: text, as: UTF8.self))) }
     package mutating func string(literal text: StaticString) { add(.string(text.description)) }
     package mutating func number(_ value: Double) { add(.number(value)) }
     package mutating func number(_ value: Double, decimals: Int) { add(.number(value, decimals: decimals)) }

@@ -19,6 +19,18 @@ extension VoiceInstruction {
         sink.member("ssmlAnnouncement", ssmlAnnouncement)
         sink.endObject()
     }
+
+    /// The same entry from the UTF-8 of its texts (`StepNarrator.forEachVoiceInstruction`).
+    static func write<S: JSONSink & ~Copyable>(distanceAlongGeometry: Double, announcement: UnsafeBufferPointer<UInt8>,
+                                               ssmlAnnouncement: UnsafeBufferPointer<UInt8>, to sink: inout S) {
+        sink.beginObject()
+        sink.member("distanceAlongGeometry", measure: distanceAlongGeometry)
+        sink.key("announcement")
+        sink.string(utf8: announcement)
+        sink.key("ssmlAnnouncement")
+        sink.string(utf8: ssmlAnnouncement)
+        sink.endObject()
+    }
 }
 
 extension BannerInstruction {

@@ -9,27 +9,28 @@ extension PhrasebookNarrator {
 
     public func bannerInstructions(steps: [GuidanceStep], index: Int) -> [BannerInstruction] {
         guard steps.indices.contains(index) else { return [] }
-        let step = steps[index]
-        let length = max(0, step.distance.isFinite ? step.distance : 0)
+        // Each step is read out of `steps` once (a copy of a `GuidanceStep` retains all its Strings and tables).
+        let distance = steps[index].distance
+        let length = max(0, distance.isFinite ? distance : 0)
         guard index + 1 < steps.count else {
             // The last step (arrival, no length): its own maneuver.
             return [BannerInstruction(distanceAlongGeometry: length, primary: primaryContent(steps: steps, index: index),
-                                      secondary: secondaryContent(step))]
+                                      secondary: secondaryContent(steps[index]))]
         }
         let nextIndex = index + 1
+        let next = steps[nextIndex]
         let primary = primaryContent(steps: steps, index: nextIndex)
-        let secondary = secondaryContent(steps[nextIndex])
-        let lanes = laneContent(steps[nextIndex])
+        let secondary = secondaryContent(next)
+        let lanes = laneContent(next)
         var following: BannerContent?
         if nextIndex + 1 < steps.count {
-            let next = steps[nextIndex]
             let close = min(max(Self.speed(next) * Self.chainTiming.seconds, Self.chainTiming.min), Self.chainTiming.max)
             if next.distance < close { following = primaryContent(steps: steps, index: nextIndex + 1) }
         }
         guard let lanes else {
             return [BannerInstruction(distanceAlongGeometry: length, primary: primary, secondary: secondary, sub: following)]
         }
-        let laneDistance = min(max(Self.speed(step) * Self.laneTiming.seconds, Self.laneTiming.min), Self.laneTiming.max)
+        let laneDistance = min(max(Self.speed(steps[index]) * Self.laneTiming.seconds, Self.laneTiming.min), Self.laneTiming.max)
         if length - laneDistance < Self.minimumSeparation {
             return [BannerInstruction(distanceAlongGeometry: length, primary: primary, secondary: secondary, sub: lanes)]
         }

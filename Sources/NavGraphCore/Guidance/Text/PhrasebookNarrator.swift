@@ -27,6 +27,15 @@ public struct PhrasebookNarrator: StepNarrator {
         return arena.capitalizedString(writePhrase(steps[index], upcoming: false, arena))
     }
 
+    /// The instruction written into the thread's `TextArena` and handed over from there: no String is made.
+    public func withInstruction(steps: [GuidanceStep], index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard steps.indices.contains(index) else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let arena = TextArena.take()
+        defer { TextArena.give(arena) }
+        let sentence = arena.appendCapitalized(writePhrase(steps[index], upcoming: false, arena))
+        body(arena.bytes(sentence))
+    }
+
     /// `capitalized(phrase(step, upcoming: false))`: the step's instruction.
     func capitalizedPhrase(_ step: GuidanceStep) -> String {
         let arena = TextArena.take()

@@ -1,7 +1,7 @@
 import Foundation // memchr, memcmp
 
-/// `SSML.announcement` over bytes: the sentence and the address names come from a `TextArena`, the body is built in
-/// the arena's `ssml` scratch buffer, and the one String made is the finished markup.
+/// `SSML.announcement` over bytes: the sentence and the address names come from a `TextArena` and the markup is built
+/// in the arena's `ssml` scratch buffer, handed on as bytes (`withAnnouncement`) or as one String.
 extension SSML {
     private static let speakOpen = ContiguousArray("<speak><amazon:effect name=\"drc\"><prosody rate=\"1.08\">".utf8)
     private static let speakClose = ContiguousArray("</prosody></amazon:effect></speak>".utf8)
@@ -60,15 +60,24 @@ extension SSML {
 
     /// `announcement(sentence, addresses:)` for the sentence's UTF-8 and the addresses' escaped names in `arena`.
     package static func announcement(_ sentence: UnsafeBufferPointer<UInt8>, names: AddressNames, arena: TextArena) -> String {
-        var body = arena.ssml
+        withAnnouncement(sentence, names: names, arena: arena) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes of `announcement(_:names:arena:)`, built in the arena's `ssml` scratch buffer and handed to `body`
+    /// (valid only during the call).
+    package static func withAnnouncement<R>(_ sentence: UnsafeBufferPointer<UInt8>, names: AddressNames, arena: TextArena,
+                                            _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var markup = arena.ssml
         arena.ssml = []
-        defer { arena.ssml = body }
-        body.removeAll(keepingCapacity: true)
-        body.reserveCapacity(sentence.count + 64)
+        defer { arena.ssml = markup }
+        markup.removeAll(keepingCapacity: true)
+        markup.reserveCapacity(speakOpen.count + sentence.count + speakClose.count + 64)
+        markup.append(contentsOf: speakOpen)
+        let text = markup.count // the escaped sentence runs from here to the end until `speakClose` is appended
         if sentence.contains(where: isSpecial) {
-            for byte in sentence { escape(byte) { body.append($0) } }
+            for byte in sentence { escape(byte) { markup.append($0) } }
         } else {
-            body.append(contentsOf: sentence)
+            markup.append(contentsOf: sentence)
         }
         var marked = 0 // bit k: names[k] was marked
         for k in 0..<names.count {
@@ -77,24 +86,14 @@ extension SSML {
             var inside = false
             for m in 0..<k where marked & (1 << m) != 0 && find(name, in: arena.bytes(names[m]), from: 0) != nil { inside = true }
             if inside { continue }
-            guard let start = body.withUnsafeBufferPointer({ wordStart(of: name, in: $0) }) else { continue }
-            body.insert(contentsOf: addressClose, at: start + name.count)
-            body.insert(contentsOf: addressOpen, at: start)
+            guard let start = markup.withUnsafeBufferPointer({ wordStart(of: name, in: UnsafeBufferPointer(rebasing: $0[text...])) })
+            else { continue }
+            markup.insert(contentsOf: addressClose, at: text + start + name.count)
+            markup.insert(contentsOf: addressOpen, at: text + start)
             marked |= 1 << k
         }
-        let total = speakOpen.count + body.count + speakClose.count
-        return String(unsafeUninitializedCapacity: total) { out in
-            guard let base = out.baseAddress else { return 0 }
-            var i = 0
-            func copy(_ part: ContiguousArray<UInt8>) {
-                part.withUnsafeBufferPointer { p in
-                    if let from = p.baseAddress, p.count > 0 { (base + i).update(from: from, count: p.count) }
-                }
-                i += part.count
-            }
-            copy(speakOpen); copy(body); copy(speakClose)
-            return i
-        }
+        markup.append(contentsOf: speakClose)
+        return markup.withUnsafeBufferPointer { body($0) }
     }
 
     /// `wordStart(of:in:)` over buffers.

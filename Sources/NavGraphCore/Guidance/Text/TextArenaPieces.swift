@@ -76,4 +76,18 @@ extension TextArena {
             return source.count
         }
     }
+
+    /// `capitalizedString(range)` in the arena: `range` itself when its first letter is not a lower-case ASCII one,
+    /// else a copy with it upper-cased (a first Character that is not one ASCII byte goes through the String function).
+    package func appendCapitalized(_ range: Range<Int>) -> Range<Int> {
+        guard !range.isEmpty else { return range }
+        let first = self[range.lowerBound]
+        guard first < 0x80 && (range.count == 1 || self[range.lowerBound + 1] < 0x80) else {
+            return append(PhrasebookNarrator.capitalized(string(range)))
+        }
+        guard first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") else { return range }
+        let copy = appendCopy(range)
+        set(copy.lowerBound, first - 0x20)
+        return copy
+    }
 }

@@ -13,7 +13,18 @@ extension PhrasebookNarrator {
     package static let chainTiming = (seconds: 12.0, min: 50.0, max: 250.0)
 
     public func voiceInstructions(steps: [GuidanceStep], index: Int) -> [VoiceInstruction] {
-        guard steps.indices.contains(index), index + 1 < steps.count else { return [] }
+        var result: [VoiceInstruction] = []
+        forEachVoiceInstruction(steps: steps, index: index) { distance, announcement, ssml in
+            result.append(VoiceInstruction(distanceAlongGeometry: distance, announcement: String(decoding: announcement, as: UTF8.self),
+                                           ssmlAnnouncement: String(decoding: ssml, as: UTF8.self)))
+        }
+        return result
+    }
+
+    /// The announcements are written into the thread's `TextArena` and handed over from there: no String is made.
+    public func forEachVoiceInstruction(steps: [GuidanceStep], index: Int,
+                                        _ body: (Double, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
+        guard steps.indices.contains(index), index + 1 < steps.count else { return }
         let arena = TextArena.take()
         defer { TextArena.give(arena) }
         // The nested functions below read these rather than `self` (capturing `self` copies the narrator).
@@ -58,14 +69,13 @@ extension PhrasebookNarrator {
         }
         // Strictly decreasing by at least `minimumSeparation`, within the step; crowding entries are dropped (their
         // words are not made).
-        var result: [VoiceInstruction] = []
-        result.reserveCapacity(4)
+        var lastDistance: Double? // of the last announcement made
         func announce(_ distance: Double, _ text: () -> Range<Int>) {
             let d = min(max(0, distance), length)
-            if let last = result.last, d > last.distanceAlongGeometry - Self.minimumSeparation { return }
-            var sentence = arena.capitalizedString(text())
-            let ssml = sentence.withUTF8 { SSML.announcement($0, names: addresses, arena: arena) }
-            result.append(VoiceInstruction(distanceAlongGeometry: d, announcement: sentence, ssmlAnnouncement: ssml))
+            if let lastDistance, d > lastDistance - Self.minimumSeparation { return }
+            lastDistance = d
+            let sentence = arena.appendCapitalized(text())
+            SSML.withAnnouncement(arena.bytes(sentence), names: addresses, arena: arena) { body(d, arena.bytes(sentence), $0) }
         }
 
         let near = clamp(Self.nearTiming), early = clamp(Self.earlyTiming), at = min(clamp(Self.atTiming), length)
@@ -91,7 +101,6 @@ extension PhrasebookNarrator {
             announce(point(near)) { inDistance(point(near), fullPhrase) }
             announce(at) { atPhrase }
         }
-        return result
     }
 
     /// Metres between two announcements of one step at the least.
