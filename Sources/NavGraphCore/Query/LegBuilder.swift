@@ -43,7 +43,11 @@ extension Router {
                 annotations.append(annotation)
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
-            if name != 0 { distanceByName[name, default: (0, edge)].metres += pieceLength }
+            // Not `distanceByName[name, default: (0, edge)]`: that default, capturing `edge`, was a heap allocation per edge.
+            if name != 0 {
+                if let index = distanceByName.index(forKey: name) { distanceByName.values[index].metres += pieceLength }
+                else { distanceByName[name] = (pieceLength, edge) }
+            }
         }
         if coordinates.count == 1 {
             coordinates.append(path.target.point)
