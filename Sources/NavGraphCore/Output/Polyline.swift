@@ -59,9 +59,15 @@ public enum Polyline {
         return coords
     }
 
-    /// Rounds to an integer; non-finite or out-of-range values (never valid degrees) become 0 rather than trapping.
+    /// Rounds to an integer, halves away from zero; non-finite or out-of-range values (never valid degrees) become 0
+    /// rather than trapping. `value.rounded()` without libm's `round`: the truncation, moved by one when the fraction
+    /// (exact: value − trunc(value) keeps value's own low bits) reaches a half.
+    @inline(__always)
     private static func fixed(_ value: Double) -> Int64 {
-        Int64(exactly: value.rounded()).flatMap { abs($0) < 1 << 40 ? $0 : nil } ?? 0
+        guard value.magnitude < 0x1p40 else { return 0 }
+        let whole = Int64(value), fraction = value - Double(whole)
+        let result = fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
+        return result.magnitude < 1 << 40 ? result : 0
     }
 
     @inline(__always)

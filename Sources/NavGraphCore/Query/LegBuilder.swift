@@ -6,12 +6,16 @@ extension Router {
         let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
-        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it).
-        var distanceByName: [UInt32: (metres: Double, edge: Int)] = [:]
+        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it): a leg
+        // names a few dozen roads at most, and consecutive edges mostly share one, so a list searched from its end.
+        var distanceByName: [(name: UInt32, metres: Double, edge: Int)] = []
         var edgeFirstSegment: [Int] = []
         edgeFirstSegment.reserveCapacity(directedEdges.count)
-        coordinates.reserveCapacity(2 * directedEdges.count + 2)
-        annotations.reserveCapacity(2 * directedEdges.count + 1)
+        // One coordinate and one annotation per shape segment driven (the edges' segments bound them).
+        var segmentCount = 0
+        for d in directedEdges { segmentCount += Int(graph.edgeShapeFirst[(d >> 1) + 1]) - Int(graph.edgeShapeFirst[d >> 1]) - 1 }
+        coordinates.reserveCapacity(segmentCount + 2)
+        annotations.reserveCapacity(segmentCount + 1)
         for (index, d) in directedEdges.enumerated() {
             edgeFirstSegment.append(annotations.count)
             let edge = d >> 1
@@ -43,10 +47,9 @@ extension Router {
                 annotations.append(annotation)
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
-            // Not `distanceByName[name, default: (0, edge)]`: that default, capturing `edge`, was a heap allocation per edge.
             if name != 0 {
-                if let index = distanceByName.index(forKey: name) { distanceByName.values[index].metres += pieceLength }
-                else { distanceByName[name] = (pieceLength, edge) }
+                if let index = distanceByName.lastIndex(where: { $0.name == name }) { distanceByName[index].metres += pieceLength }
+                else { distanceByName.append((name, pieceLength, edge)) }
             }
         }
         if coordinates.count == 1 {
@@ -60,9 +63,9 @@ extension Router {
         }
         let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
         // Longest first; equal lengths (a leg of no length) by name id, so the summary never follows hash order.
-        let summary = distanceByName.sorted { $0.value.metres > $1.value.metres || ($0.value.metres == $1.value.metres && $0.key < $1.key) }
-            .prefix(2).map { key, value in
-            graph.string(graph.edgeName[value.edge] == key ? graph.name(edge: value.edge, in: names) : key)
+        let summary = distanceByName.sorted { $0.metres > $1.metres || ($0.metres == $1.metres && $0.name < $1.name) }
+            .prefix(2).map { entry in
+            graph.string(graph.edgeName[entry.edge] == entry.name ? graph.name(edge: entry.edge, in: names) : entry.name)
         }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
                            distance: annotations.reduce(0) { $0 + $1.distance },
