@@ -92,6 +92,12 @@ public final class Snapper: @unchecked Sendable {
         let longitudeScale = cos(point.lat * Double.pi / 180)
         // Rings beyond the last one that touches the grid hold nothing (fuzzing: tiny cells made millions of empty rings).
         let lastRingOnGrid = max(centerRow, grid.rows - 1 - centerRow, centerColumn, grid.columns - 1 - centerColumn)
+        // How far the point lies inside its centre cell (metres, in the projection's own measure, less a centimetre for
+        // rounding): ring 0 has seen everything that near, and each ring adds a cell to it. Nothing off the grid counts.
+        let cellSouth = grid.minLat + Double(centerRow) * grid.cellLat, cellWest = grid.minLon + Double(centerColumn) * grid.cellLon
+        let inside = min(min(point.lat - cellSouth, cellSouth + grid.cellLat - point.lat) * Geo.metresPerDegree,
+                         min(point.lon - cellWest, cellWest + grid.cellLon - point.lon) * longitudeScale * Geo.metresPerDegree) - 0.01
+        let insideCentre = inside.isFinite && inside > 0 ? inside : 0
         let ringsForRadius = (radius / max(1, cellMetres)).rounded(.up) + 1
         let maximumRing = ringsForRadius.isFinite && ringsForRadius < Double(lastRingOnGrid) ? max(0, Int(ringsForRadius)) : lastRingOnGrid
         var ring = 0
@@ -117,8 +123,8 @@ public final class Snapper: @unchecked Sendable {
                     }
                 }
             }
-            // Everything within ring * cellMetres of the point has been seen.
-            let covered = Double(ring) * cellMetres
+            // Everything within ring * cellMetres of the point, and as far again as it lies inside its cell, has been seen.
+            let covered = Double(ring) * cellMetres + insideCentre
             // Until the main network is found the rings go on to the radius, even past an island close enough to be
             // preferred: its fallback is what routes when the island cannot reach the other waypoints (OSRM snaps such
             // a point to the nearest big component).
