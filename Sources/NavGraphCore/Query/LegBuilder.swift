@@ -1,14 +1,21 @@
 /// Builds a leg's geometry and per-segment annotations from its path of routing nodes.
 extension Router {
     /// The leg of a path; `names` is the language of its summary's street names and, later, of its steps'.
+    /// Road names a leg's summary searches in its list before it indexes them.
+    static let namesScannedInPlace = 48
+
     package func buildLeg(_ path: LegPath, metric: RoutingMetric, names: NameLanguage?) -> RouteLeg {
         let planner = RoutePlanner(graph: graph, costs: costs)
         let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
-        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it): a leg
-        // names a few dozen roads at most, and consecutive edges mostly share one, so a list searched from its end.
+        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it).
+        // Consecutive edges mostly share a name, so the last one used is tried first; the others are searched in the
+        // list while it is short, and through an index built once it is long (a long leg through many towns). A
+        // dictionary's `default:` closure would box a value per edge.
         var distanceByName: [(name: UInt32, metres: Double, edge: Int)] = []
+        var nameSlot: [UInt32: Int] = [:]
+        var lastSlot = -1
         var edgeFirstSegment: [Int] = []
         edgeFirstSegment.reserveCapacity(directedEdges.count)
         // One coordinate and one annotation per shape segment driven (the edges' segments bound them).
@@ -48,8 +55,21 @@ extension Router {
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
             if name != 0 {
-                if let index = distanceByName.lastIndex(where: { $0.name == name }) { distanceByName[index].metres += pieceLength }
-                else { distanceByName.append((name, pieceLength, edge)) }
+                if lastSlot < 0 || distanceByName[lastSlot].name != name {
+                    let found: Int?
+                    if distanceByName.count <= Self.namesScannedInPlace {
+                        found = distanceByName.lastIndex { $0.name == name }
+                    } else {
+                        if nameSlot.isEmpty { for (slot, entry) in distanceByName.enumerated() { nameSlot[entry.name] = slot } }
+                        found = nameSlot[name]
+                    }
+                    if let found { lastSlot = found } else {
+                        lastSlot = distanceByName.count
+                        if !nameSlot.isEmpty { nameSlot[name] = lastSlot }
+                        distanceByName.append((name, 0, edge))
+                    }
+                }
+                distanceByName[lastSlot].metres += pieceLength
             }
         }
         if coordinates.count == 1 {
