@@ -17,7 +17,7 @@ import Testing
             let name = index == 0 || index == letters.count - 2 ? "Long Road" : letters[index] == "Z" ? "Main Street" : "Street \(index)"
             return (String([letters[index], letters[index + 1]]), ["highway": "residential", "name": name])
         }
-        #expect(Set(ways.map { $0.1["name"] }).count > Router.namesScannedInPlace)
+        #expect(Set(ways.map { $0.1["name"] }).count > RoadLengths.scannedInPlace)
         let map = try MapDrawing(Self.drawing, gridMetres: 10, anchor: "A", ways: ways).importGraph(named: "crafted-leg-summary")
         let response = try Router(graph: map.graph).route([map.point("A", east: 1), map.point("z", east: -1)])
         let leg = try #require(response.routes.first?.legs.first)

@@ -317,11 +317,11 @@ public final class MapMatcher {
         var matching = Matching()
         for (layer, candidate) in chosen.enumerated() {
             let snap = snaps[candidate]
-            // The first fix's candidate moved back to where the second fix lies on the road.
-            if layer == 1 && pullsBack[candidate] { matching.snaps[0] = snap }
+            // The first fix's candidate moved back to where the second fix lies on the road: an empty first step.
+            let pulledBack = layer == 1 && pullsBack[candidate]
+            if pulledBack { matching.snaps[0] = snap }
             let point = layerPoint[layer]
             if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
-                let pulledBack = layer == 1 && pullsBack[candidate]
                 guard let path = pulledBack ? router.legPath(from: snap, to: snap, metric: metric, algorithm: .hierarchy)
                     : stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap) else {
                     // Should not happen (the table found a path); close the matching here and start afresh.

@@ -340,7 +340,7 @@ package struct JSONStream: JSONSink, ~Copyable {
             return format((value * scale).rounded() / scale)
         }
         let divisor = Self.power(decimals)
-        let scaled = Self.roundedHalfAway(value.magnitude * Double(divisor))
+        let scaled = UInt64(HalfAwayRounding.rounded(value.magnitude * Double(divisor)))
         guard scaled == 0 || scaled * 1000 >= divisor else {
             let scale = Double(divisor)
             return format((value * scale).rounded() / scale)
@@ -373,14 +373,6 @@ package struct JSONStream: JSONSink, ~Copyable {
         }
         count += decimals + 1
         while base[count - 1] == UInt8(ascii: "0") { count -= 1 }
-    }
-
-    /// `x.rounded()` (halves away from zero) as an integer, for 0 <= x < 2^52, without libm's `round`: the
-    /// truncation plus one when the fraction (exact: x - trunc(x) keeps x's own low bits) is at least a half.
-    @inline(__always)
-    private static func roundedHalfAway(_ x: Double) -> UInt64 {
-        let whole = Int64(x)
-        return UInt64(x - Double(whole) >= 0.5 ? whole + 1 : whole)
     }
 
     /// Integral values print without a fraction; others use Swift's shortest round-trip form (through `fewDecimals`

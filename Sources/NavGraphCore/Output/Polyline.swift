@@ -60,13 +60,11 @@ public enum Polyline {
     }
 
     /// Rounds to an integer, halves away from zero; non-finite or out-of-range values (never valid degrees) become 0
-    /// rather than trapping. `value.rounded()` without libm's `round`: the truncation, moved by one when the fraction
-    /// (exact: value − trunc(value) keeps value's own low bits) reaches a half.
+    /// rather than trapping.
     @inline(__always)
     private static func fixed(_ value: Double) -> Int64 {
         guard value.magnitude < 0x1p40 else { return 0 }
-        let whole = Int64(value), fraction = value - Double(whole)
-        let result = fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
+        let result = HalfAwayRounding.rounded(value)
         return result.magnitude < 1 << 40 ? result : 0
     }
 

@@ -1,21 +1,12 @@
 /// Builds a leg's geometry and per-segment annotations from its path of routing nodes.
 extension Router {
     /// The leg of a path; `names` is the language of its summary's street names and, later, of its steps'.
-    /// Road names a leg's summary searches in its list before it indexes them.
-    static let namesScannedInPlace = 48
-
     package func buildLeg(_ path: LegPath, metric: RoutingMetric, names: NameLanguage?) -> RouteLeg {
         let planner = RoutePlanner(graph: graph, costs: costs)
         let directedEdges = path.nodes.map { Int(graph.routingEdge[$0]) }
         var coordinates: [Coordinate] = [path.source.point]
         var annotations: [SegmentAnnotation] = []
-        // Metres by string id of the edge's name, else of its ref, with an edge of that name (to localize it).
-        // Consecutive edges mostly share a name, so the last one used is tried first; the others are searched in the
-        // list while it is short, and through an index built once it is long (a long leg through many towns). A
-        // dictionary's `default:` closure would box a value per edge.
-        var distanceByName: [(name: UInt32, metres: Double, edge: Int)] = []
-        var nameSlot: [UInt32: Int] = [:]
-        var lastSlot = -1
+        var roadLengths = RoadLengths()
         var edgeFirstSegment: [Int] = []
         edgeFirstSegment.reserveCapacity(directedEdges.count)
         // One coordinate and one annotation per shape segment driven (the edges' segments bound them).
@@ -54,23 +45,7 @@ extension Router {
                 annotations.append(annotation)
             }
             let name = graph.edgeName[edge] != 0 ? graph.edgeName[edge] : graph.edgeRef[edge]
-            if name != 0 {
-                if lastSlot < 0 || distanceByName[lastSlot].name != name {
-                    let found: Int?
-                    if distanceByName.count <= Self.namesScannedInPlace {
-                        found = distanceByName.lastIndex { $0.name == name }
-                    } else {
-                        if nameSlot.isEmpty { for (slot, entry) in distanceByName.enumerated() { nameSlot[entry.name] = slot } }
-                        found = nameSlot[name]
-                    }
-                    if let found { lastSlot = found } else {
-                        lastSlot = distanceByName.count
-                        if !nameSlot.isEmpty { nameSlot[name] = lastSlot }
-                        distanceByName.append((name, 0, edge))
-                    }
-                }
-                distanceByName[lastSlot].metres += pieceLength
-            }
+            if name != 0 { roadLengths.add(pieceLength, name: name, edge: edge) }
         }
         if coordinates.count == 1 {
             coordinates.append(path.target.point)
@@ -82,9 +57,7 @@ extension Router {
             coordinates[coordinates.count - 1] = path.target.point
         }
         let turnDelay = addTurnCosts(path.nodes, edgeFirstSegment: edgeFirstSegment, metric: metric, to: &annotations)
-        // Longest first; equal lengths (a leg of no length) by name id, so the summary never follows hash order.
-        let summary = distanceByName.sorted { $0.metres > $1.metres || ($0.metres == $1.metres && $0.name < $1.name) }
-            .prefix(2).map { entry in
+        let summary = roadLengths.longest(2).map { entry in
             graph.string(graph.edgeName[entry.edge] == entry.name ? graph.name(edge: entry.edge, in: names) : entry.name)
         }.joined(separator: ", ")
         var leg = RouteLeg(coordinates: coordinates, annotations: annotations,
