@@ -43,6 +43,8 @@ public final class MapMatcher {
     /// Per candidate: a fix of the chain's second layer lying a little behind the first fix's candidate, which then
     /// moves back to it (the first fix, with nothing before it, is as likely the one that is off).
     private var pullsBack: [Bool] = []
+    /// `MatchModel.speedTolerance` where it applies (a motor profile), else nil.
+    private let speedTolerance: Double?
 
     public init(router: Router, options: MatchOptions = MatchOptions()) {
         self.router = router
@@ -54,6 +56,8 @@ public final class MapMatcher {
         transitions = TransitionSearch(graph: router.graph, metric: metric)
         finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
         planner = RoutePlanner(graph: router.graph, costs: router.costs)
+        let tolerance = options.model.speedTolerance
+        speedTolerance = tolerance > 0 && router.graph.profile.roadSet == .motor ? tolerance : nil
     }
 
     /// Steps whose longest acceptable route is at most this long (metres) search locally (`TransitionSearch`, a few
@@ -200,7 +204,9 @@ public final class MapMatcher {
         let beta = options.model.beta(sigma: sigma)
         let tolerance = max(5, options.model.standstillSigmas * sigma)
         var limit = straight * 3 + options.model.maximumDetour
+        var elapsed: Double?
         if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
+            elapsed = t1 - t0
             limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
         }
         let forward: TravelMatrix
@@ -233,7 +239,12 @@ public final class MapMatcher {
                 }
                 guard distance <= limit else { continue }
                 continued[i - from] = true
-                let value = score[i] - abs(distance - straight) / beta
+                // Metres the route needs beyond what its own speeds allow in the time between the fixes.
+                var tooFast = 0.0
+                if let speedTolerance, !still, let elapsed, let seconds = forward.duration(i - from, j), seconds > 0 {
+                    tooFast = max(0, distance - (distance / seconds * elapsed * speedTolerance + sigma))
+                }
+                let value = score[i] - (abs(distance - straight) + tooFast) / beta
                 if value > best { best = value; bestParent = Int32(i); bestMetres = distance; bestStill = still }
             }
             if bestParent >= 0 { any = true }

@@ -23,6 +23,12 @@ public struct MatchModel: Sendable {
     /// With timestamps, a transition longer than this speed (m/s, 200 km/h) over the time between the points, plus
     /// twice the standstill tolerance, is impossible: at 1 s sampling noise cannot buy a loop around the block.
     public var maximumSpeed = 55.0
+    /// With timestamps, a route that could be driven in the time between its points only faster than this multiple of
+    /// the profile's speeds (the metric's durations, so live traffic counts), give or take σ metres of noise, pays for
+    /// the metres beyond as for a detour (the temporal term of Lou et al.'s ST-Matching, 2009): a car at trunk-road speed
+    /// beside a slower frontage road stays on the trunk road. Motor profiles only, since a cyclist downhill or a runner
+    /// outpaces the profile's speed; 0 turns it off.
+    public var speedTolerance = 1.5
     /// A point lying behind the previous one by at most this many σ (and 5 m) of road counts as standing still.
     public var standstillSigmas = 3.0
     /// A candidate whose best path's log-likelihood lies more than this below the best candidate's of its point is
