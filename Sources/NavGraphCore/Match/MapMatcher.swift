@@ -2,7 +2,8 @@ import Foundation
 
 /// Map matching by a hidden Markov model in the manner of Newson and Krumm (2009): candidates are directed road
 /// positions near each point, emission is a Gaussian of the distance to the road, transition an exponential of
-/// |route distance − great-circle distance| between consecutive points, and the Viterbi algorithm picks the most
+/// |route distance − great-circle distance| between consecutive points (with timestamps and a motor profile, plus the
+/// metres a route would need beyond `MatchModel.speedTolerance` × the profile's speeds), and the Viterbi algorithm picks the most
 /// likely sequence (within a beam, `MatchModel.beamWidth`). Route distances come from a length-bounded local search per
 /// step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's bounded bucket
 /// many-to-many table. An outlier fix does not end a path: a candidate with no possible transition stays where it was
