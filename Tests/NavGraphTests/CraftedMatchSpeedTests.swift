@@ -7,18 +7,10 @@ import XCTest
 /// fixes that lie nearer the frontage road but move at trunk-road speed are matched to the trunk road.
 final class CraftedMatchSpeedTests: XCTestCase {
     /// Trunk Road A-P (85 km/h) along lat 45.0, one column 100 m; Frontage Road a-l (residential, 25 km/h) 15 m north of
-    /// it from C to N, joined to it only at its two ends (West Link C-a, East Link N-l). A at 45.0 N, 7.0 E.
-    static let graph: RoutingGraph? = {
-        let origin = Coordinate(lat: 45.0, lon: 7.0)
-        let map = try? MapDrawing("""
-              abcdefghijkl
-            ABCDEFGHIJKLMNOP
-            """, gridMetres: 100, lineMetres: 15, origin: origin, anchor: "A",
-            ways: [("ABCDEFGHIJKLMNOP", ["highway": "trunk", "name": "Trunk Road"]),
-                   ("abcdefghijkl", ["highway": "residential", "name": "Frontage Road"]),
-                   ("Ca", ["highway": "residential", "name": "West Link"]), ("Nl", ["highway": "residential", "name": "East Link"])])
-        return try? map?.importGraph(named: "crafted-match-speed").graph
-    }()
+    /// it from C to N, joined to it only at its two ends; `CraftedMatchTests.parallelRoads`' drawing.
+    static let graph = CraftedMatchTests.parallelRoads(main: ["highway": "trunk", "name": "Trunk Road"],
+                                                       parallel: ["highway": "residential", "name": "Frontage Road"],
+                                                       gridMetres: 100, lineMetres: 15, named: "crafted-match-speed")
 
     /// Fixes 10 m north of Trunk Road (5 m south of Frontage Road) from 300 m to 1,100 m east of A, `metresApart` apart
     /// and 2 s apart, σ = 10 m; without timestamps when `timed` is false.

@@ -11,8 +11,16 @@ final class CraftedMatchTests: XCTestCase {
     /// Main Street A-P along lat 45.0 (lon 7.000 … 7.030), Parallel Street a-l 33 m north of it (lon 7.004 … 7.026)
     /// joined to it only at its two ends (West Link C-a, East Link N-l), and Side Street H-Z south at lon 7.014. One
     /// column is 0.002° of longitude (157 m), one line 0.0003° of latitude (33 m), A at 45.0 N, 7.0 E.
-    static let graph: RoutingGraph? = {
-        let origin = Coordinate(lat: 45.0, lon: 7.0)
+    static let graph = parallelRoads(main: ["highway": "secondary", "name": "Main Street"],
+                                     parallel: ["highway": "secondary", "name": "Parallel Street"],
+                                     gridMetres: 0.002 * MapDrawing.metresPerDegree * cos(45.0 * .pi / 180),
+                                     lineMetres: 0.0003 * MapDrawing.metresPerDegree, named: "crafted-match")
+
+    /// The drawing of the matching maps: a main road A-P with A at 45.0 N, 7.0 E, a parallel road a-l one line north of
+    /// it from C to N, joined to it only at its two ends (West Link C-a, East Link N-l), and Side Street H-Z ten lines
+    /// south; the two roads' tags and the grid are the caller's.
+    static func parallelRoads(main: [String: String], parallel: [String: String], gridMetres: Double, lineMetres: Double,
+                              named name: String) -> RoutingGraph? {
         let map = try? MapDrawing("""
               abcdefghijkl
             ABCDEFGHIJKLMNOP
@@ -26,14 +34,12 @@ final class CraftedMatchTests: XCTestCase {
                    |
                    |
                    Z
-            """, gridMetres: 0.002 * MapDrawing.metresPerDegree * cos(origin.lat * .pi / 180), lineMetres: 0.0003 * MapDrawing.metresPerDegree,
-            origin: origin, anchor: "A",
-            ways: [("ABCDEFGHIJKLMNOP", ["highway": "secondary", "name": "Main Street"]),
-                   ("abcdefghijkl", ["highway": "secondary", "name": "Parallel Street"]),
+            """, gridMetres: gridMetres, lineMetres: lineMetres, origin: Coordinate(lat: 45.0, lon: 7.0), anchor: "A",
+            ways: [("ABCDEFGHIJKLMNOP", main), ("abcdefghijkl", parallel),
                    ("Ca", ["highway": "residential", "name": "West Link"]), ("Nl", ["highway": "residential", "name": "East Link"]),
                    ("HZ", ["highway": "residential", "name": "Side Street"])])
-        return try? map?.importGraph(named: "crafted-match").graph
-    }()
+        return try? map?.importGraph(named: name).graph
+    }
 
     static func loadedGraph() throws -> RoutingGraph {
         guard let graph else { throw XCTSkip("crafted match map failed to import") }
