@@ -1,17 +1,17 @@
 import Foundation
 
 /// Map matching by a hidden Markov model in the manner of Newson and Krumm (2009): candidates are directed road
-/// positions near each point, emission is a Gaussian of the distance to the road, transition an exponential of
-/// |route distance − great-circle distance| between consecutive points (with timestamps and a motor profile, plus the
-/// metres a route would need beyond `MatchModel.speedTolerance` × the profile's speeds), and the Viterbi algorithm picks the most
-/// likely sequence (within a beam, `MatchModel.beamWidth`). Route distances come from a length-bounded local search per
-/// step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's bounded bucket
-/// many-to-many table. An outlier fix does not end a path: a candidate with no possible transition stays where it was
-/// while the fix lies within the search radius, and a fix that no candidate can reach is skipped (left unmatched), as
-/// is the chain's last point when the fix can be reached without it. A second fix lying a little behind the first on
-/// the road moves the chain's start back to it (nothing before the first fix says which of the two is off), where a
-/// later such fix stands still. A trace splits into several matchings only at a
-/// time or distance gap, or after `MatchModel.maximumSkippedPoints` skipped fixes in a row.
+/// positions near each point, emission is a Gaussian of the distance to the road, transition an exponential of |route
+/// distance − great-circle distance| between consecutive points (with timestamps and a motor profile, plus the metres a
+/// route would need beyond `MatchModel.speedTolerance` × the profile's speeds), and the Viterbi algorithm picks the
+/// most likely sequence (within a beam, `MatchModel.beamWidth`). Route distances come from a length-bounded local
+/// search per step (`TransitionSearch`) when the step's longest acceptable route is short, else from the hierarchy's
+/// bounded bucket many-to-many table. An outlier fix does not end a path: a candidate with no possible transition stays
+/// where it was while the fix lies within the search radius, and a fix that no candidate can reach is skipped (left
+/// unmatched), as is the chain's last point when the fix can be reached without it. A second fix lying a little behind
+/// the first on the road moves the chain's start back to it (nothing before the first fix says which of the two is
+/// off), where a later such fix stands still. A trace splits into several matchings only at a time or distance gap, or
+/// after `MatchModel.maximumSkippedPoints` skipped fixes in a row.
 ///
 /// Lifetime: one per request (it holds the metric's bucket state and scratch arrays, reused for every step).
 /// Thread safety: use from one thread at a time, with a router owned by that thread.
@@ -205,11 +205,8 @@ public final class MapMatcher {
         let beta = options.model.beta(sigma: sigma)
         let tolerance = max(5, options.model.standstillSigmas * sigma)
         var limit = straight * 3 + options.model.maximumDetour
-        var elapsed: Double?
-        if let t0 = trace[layerPoint[last]].timestamp, let t1 = trace[point].timestamp {
-            elapsed = t1 - t0
-            limit = min(limit, (t1 - t0) * options.model.maximumSpeed + 2 * tolerance)
-        }
+        let elapsed = trace[point].timestamp.flatMap { t1 in trace[layerPoint[last]].timestamp.map { t1 - $0 } }
+        if let elapsed { limit = min(limit, elapsed * options.model.maximumSpeed + 2 * tolerance) }
         let forward: TravelMatrix
         if limit <= Self.localSearchMetres {
             forward = transitions.compute(sources: sources, targets: foundPoints, costBound: options.model.costBound(metres: limit),
