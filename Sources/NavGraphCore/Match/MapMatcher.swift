@@ -202,7 +202,7 @@ public final class MapMatcher {
         // Two tables: previous → current for the transitions, and current → previous to recognise a fix that lies a
         // little behind the previous one.
         let straight = Geo.haversine(trace[layerPoint[last]].coordinate, trace[point].coordinate)
-        let beta = options.model.beta(sigma: sigma)
+        let beta = options.model.beta(sigma: sigma, straight: straight)
         let tolerance = max(5, options.model.standstillSigmas * sigma)
         var limit = straight * 3 + options.model.maximumDetour
         let elapsed = trace[point].timestamp.flatMap { t1 in trace[layerPoint[last]].timestamp.map { t1 - $0 } }
