@@ -9,9 +9,9 @@ public struct MatchModel: Sendable {
     /// `betaPerMetre` of the straight line.
     public var beta = 10.0
     /// Metres added to β per metre of great-circle distance between the points: the further apart the fixes, the more
-    /// a driven route exceeds the straight line (bends, hairpins, a loop round a block), as Newson and Krumm found the
-    /// spread of |route − great-circle| growing with the sampling period. 0.25: a step of 100 m has β 35 m, one of 10 m
-    /// (1 s sampling in town) 12.5 m.
+    /// a driven route exceeds the straight line (bends, hairpins, a loop round a block), so a sparse fix on a bend is
+    /// not pulled onto a straight side street. 0.25: a step of 100 m has β 35 m, one of 10 m (1 s sampling in town)
+    /// 12.5 m.
     public var betaPerMetre = 0.25
     /// Candidates are sought within this many σ of a point (at least `minimumSearchRadius`).
     public var searchSigmas = 4.0
