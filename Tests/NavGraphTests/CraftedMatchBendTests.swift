@@ -25,11 +25,7 @@ final class CraftedMatchBendTests: XCTestCase {
         let trace = [map["A"], middle, map["G"]].map { TracePoint(coordinate: $0, sigma: 10) }
         var options = MatchOptions()
         options.model.betaPerMetre = betaPerMetre
-        let result = MapMatcher(router: Router(graph: map.graph), options: options).match(trace)
-        XCTAssertEqual(result.matchings.count, 1)
-        let matching = try XCTUnwrap(result.matchings.first)
-        XCTAssertEqual(matching.pointIndices, [0, 1, 2])
-        return map.graph.string(map.graph.edgeName[matching.snaps[1].edge])
+        return try XCTUnwrap(CraftedMatchTests.matchedRoadNames(trace, graph: map.graph, options: options).dropFirst().first)
     }
 
     func testSparseFixOnTheBendStaysOnTheBend() throws {

@@ -26,11 +26,7 @@ final class CraftedMatchSpeedTests: XCTestCase {
 
     static func roadNames(_ trace: [TracePoint]) throws -> [String] {
         guard let graph else { throw XCTSkip("crafted speed map failed to import") }
-        let result = MapMatcher(router: Router(graph: graph)).match(trace)
-        XCTAssertEqual(result.matchings.count, 1)
-        let matching = try XCTUnwrap(result.matchings.first)
-        XCTAssertEqual(matching.pointIndices, Array(trace.indices))
-        return matching.snaps.map { graph.string(graph.edgeName[$0.edge]) }
+        return try CraftedMatchTests.matchedRoadNames(trace, graph: graph)
     }
 
     func testFixesAtTrunkRoadSpeedStayOnTheTrunkRoad() throws {

@@ -41,6 +41,15 @@ final class CraftedMatchTests: XCTestCase {
         return try? map?.importGraph(named: name).graph
     }
 
+    /// Matches a trace that must come out as one matching of all its points; the name of the road each is matched to.
+    static func matchedRoadNames(_ trace: [TracePoint], graph: RoutingGraph, options: MatchOptions = MatchOptions()) throws -> [String] {
+        let result = MapMatcher(router: Router(graph: graph), options: options).match(trace)
+        XCTAssertEqual(result.matchings.count, 1)
+        let matching = try XCTUnwrap(result.matchings.first)
+        XCTAssertEqual(matching.pointIndices, Array(trace.indices))
+        return matching.snaps.map { graph.string(graph.edgeName[$0.edge]) }
+    }
+
     static func loadedGraph() throws -> RoutingGraph {
         guard let graph else { throw XCTSkip("crafted match map failed to import") }
         return graph
