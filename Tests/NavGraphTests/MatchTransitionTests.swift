@@ -51,7 +51,8 @@ import Testing
         table.strategy = .buckets
         table.threads = 1
         let local = TransitionSearch(graph: graph, metric: metric)
-        let finder = MatchCandidateFinder(graph: graph, snapper: router.snapper)
+        let finder = MatchCandidateFinder(graph: graph)
+        let lengths = SegmentLengthCache(graph: graph)
         let planner = RoutePlanner(graph: graph, costs: router.costs)
         let model = MatchModel()
         var random = SeededGenerator(seed: 7)
@@ -63,9 +64,9 @@ import Testing
             let metres = Double.random(in: 20...200, using: &random), angle = Double.random(in: 0..<(2 * .pi), using: &random)
             let end = Coordinate(lat: start.lat + metres * cos(angle) / 111_195,
                                  lon: start.lon + metres * sin(angle) / (111_195 * cos(start.lat * .pi / 180)))
-            finder.candidates(around: start, radius: 40, maximumEdges: 12, metric: metric, nearest: &nearest, into: &found)
+            finder.candidates(around: start, radius: 40, maximumEdges: 12, metric: metric, lengths: lengths, nearest: &nearest, into: &found)
             let sources: [MatrixPoint?] = found.map { table.point($0, planner: planner) }
-            finder.candidates(around: end, radius: 40, maximumEdges: 12, metric: metric, nearest: &nearest, into: &found)
+            finder.candidates(around: end, radius: 40, maximumEdges: 12, metric: metric, lengths: lengths, nearest: &nearest, into: &found)
             let targets: [MatrixPoint?] = found.map { table.point($0, planner: planner) }
             guard !sources.isEmpty, !targets.isEmpty else { continue }
             let limit = 3 * metres + 60, bound = model.costBound(metres: limit)
@@ -97,5 +98,42 @@ import Testing
             }
         }
         #expect(within > 500, "only \(within) of \(compared) cells compared within the limit")
+    }
+
+    /// On monaco: a matrix point made with the cache's segment lengths, and the cache's offset along an edge, are
+    /// bit-identical to those measured by walking the edge (both directions, snaps anywhere on the edge, the cache
+    /// asked again for edges it holds).
+    @Test func segmentLengthCacheGivesTheWalksValues() throws {
+        let graph = try Fixtures.graph("monaco")
+        let router = Router(graph: graph)
+        let metric = router.engine.metric(avoid: [], mode: .strict, traffic: nil, vehicle: nil)
+        let table = BucketManyToMany(router: router, metric: metric, attributes: .distance)
+        let planner = RoutePlanner(graph: graph, costs: router.costs)
+        let lengths = SegmentLengthCache(graph: graph)
+        var random = SeededGenerator(seed: 11)
+        var compared = 0
+        for _ in 0..<400 {
+            let edge = Int.random(in: 0..<min(graph.edgeCount, 300), using: &random)
+            let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
+            guard last > first else { continue }
+            let segment = Int.random(in: first..<last, using: &random)
+            var snap = Snap(edge: edge, offset: Double.random(in: 0...1, using: &random), segment: segment,
+                            point: graph.coordinate(shapePoint: segment), distance: 3)
+            let walked = router.snapper.offsetAlongEdge(snap)
+            let cached = lengths.offsetAlongEdge(snap)
+            #expect(walked.bitPattern == cached.bitPattern, "edge \(edge) segment \(segment): \(walked) walked, \(cached) cached")
+            snap.offset = walked
+            for direction in 0..<2 {
+                snap.directions = .of(directedEdge: direction)
+                let plain = table.point(snap, planner: planner)
+                let fast = lengths.withLengths(ofEdge: edge) { table.point(snap, planner: planner, segmentLengths: $0) }
+                #expect(plain.partial.map(\.cost) == fast.partial.map(\.cost))
+                #expect(plain.sources.map(\.cost) == fast.sources.map(\.cost) && plain.targets.map(\.cost) == fast.targets.map(\.cost))
+                #expect(plain.sources.map(\.values.0.bitPattern) == fast.sources.map(\.values.0.bitPattern))
+                #expect(plain.targets.map(\.values.0.bitPattern) == fast.targets.map(\.values.0.bitPattern))
+                compared += plain.sources.count
+            }
+        }
+        #expect(compared > 300, "only \(compared) directed snaps compared")
     }
 }

@@ -22,6 +22,8 @@ public final class MapMatcher {
     private let table: BucketManyToMany
     private let transitions: TransitionSearch
     private let finder: MatchCandidateFinder
+    /// Segment lengths of the edges candidates lie on, measured once per request.
+    private let lengths: SegmentLengthCache
     // Viterbi lattice, flat over all layers of the current chain: layer l's candidates are start[l]..<start[l + 1].
     private var snaps: [Snap] = []
     /// Each candidate's search starts, made once and used in the tables of both steps it takes part in.
@@ -55,7 +57,8 @@ public final class MapMatcher {
         table.strategy = .buckets
         table.threads = 1
         transitions = TransitionSearch(graph: router.graph, metric: metric)
-        finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
+        finder = MatchCandidateFinder(graph: router.graph)
+        lengths = SegmentLengthCache(graph: router.graph)
         planner = RoutePlanner(graph: router.graph, costs: router.costs)
         let tolerance = options.model.speedTolerance
         speedTolerance = tolerance > 0 && router.graph.profile.roadSet == .motor ? tolerance : nil
@@ -98,10 +101,12 @@ public final class MapMatcher {
             let sigma = sigma(point)
             let radius = max(options.model.minimumSearchRadius, options.model.searchSigmas * sigma)
             finder.candidates(around: point.coordinate, radius: radius, maximumEdges: options.model.maximumEdges, metric: metric,
-                              nearest: &nearest, into: &found)
+                              lengths: lengths, nearest: &nearest, into: &found)
             if found.isEmpty { position += 1; continue }
             foundPoints.removeAll(keepingCapacity: true)
-            for snap in found { foundPoints.append(table.point(snap, planner: planner)) }
+            for snap in found {
+                foundPoints.append(lengths.withLengths(ofEdge: snap.edge) { table.point(snap, planner: planner, segmentLengths: $0) })
+            }
             guard let last = layerPoint.last else {
                 startChain(index, sigma: sigma)
                 position += 1

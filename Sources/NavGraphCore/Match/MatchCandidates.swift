@@ -6,11 +6,11 @@ import Foundation
 /// road between them moves away from the point, to more than `passMargin` beyond the farther of the two.
 struct MatchCandidateFinder {
     package let graph: RoutingGraph
-    package let snapper: Snapper
 
-    /// Appends the candidates around `point` to `out` (cleared first); `nearest` is scratch reused between calls.
+    /// Appends the candidates around `point` to `out` (cleared first); `nearest` is scratch reused between calls, and
+    /// `lengths` measures the kept edges' offsets.
     package func candidates(around point: Coordinate, radius: Double, maximumEdges: Int, metric: RoutingMetric,
-                    nearest: inout [Snap], into out: inout [Snap]) {
+                            lengths: SegmentLengthCache, nearest: inout [Snap], into out: inout [Snap]) {
         out.removeAll(keepingCapacity: true)
         nearest.removeAll(keepingCapacity: true)
         let grid = graph.metadata.grid
@@ -48,7 +48,7 @@ struct MatchCandidateFinder {
             kept += 1
         }
         for var snap in nearest.prefix(kept) {
-            snap.offset = snapper.offsetAlongEdge(snap)
+            snap.offset = lengths.offsetAlongEdge(snap)
             snap.distance = Geo.haversine(point, snap.point)
             for direction in 0..<2 {
                 let node = Int(graph.routingNodeOfEdge[2 * snap.edge + direction])

@@ -52,9 +52,9 @@ public final class BucketManyToMany {
     }
 
     /// The search starts of a snap for this engine's metric and attributes, for callers that reuse a point in many
-    /// tables (map matching uses each candidate in two steps).
-    func point(_ snap: Snap, planner: RoutePlanner) -> MatrixPoint {
-        MatrixPoint(snap: snap, metric: metric, planner: planner, attributes: attributes)
+    /// tables (map matching uses each candidate in two steps); `segmentLengths` as `MatrixPoint` takes them.
+    func point(_ snap: Snap, planner: RoutePlanner, segmentLengths: UnsafeBufferPointer<Double>? = nil) -> MatrixPoint {
+        MatrixPoint(snap: snap, metric: metric, planner: planner, attributes: attributes, segmentLengths: segmentLengths)
     }
 
     /// The table between points made by `point(_:planner:)` (or `matrixPoints`); nil points give unreachable rows or columns.

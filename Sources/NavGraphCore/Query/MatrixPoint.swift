@@ -13,7 +13,9 @@ final class MatrixPoint: Sendable {
     /// Cost from the start of each usable direction's edge to the snap.
     package let partial: [(node: Int, cost: UInt32)]
 
-    package init(snap: Snap, metric: RoutingMetric, planner: RoutePlanner, attributes: PathAttributes?) {
+    /// `segmentLengths`: the snapped edge's segment lengths for `PathAttributes.split`, when the caller has them.
+    package init(snap: Snap, metric: RoutingMetric, planner: RoutePlanner, attributes: PathAttributes?,
+                 segmentLengths: UnsafeBufferPointer<Double>? = nil) {
         self.snap = snap
         let graph = planner.graph
         // Per usable direction (as `RoutePlanner.partialCosts` picks them), in node order: the cost from the edge
@@ -26,7 +28,7 @@ final class MatrixPoint: Sendable {
             guard node >= 0, metric.nodeWeight[node] < CCHMetric.infinity else { continue }
             let position = planner.position(of: snap, onDirectedEdge: d)
             if let attributes {
-                let split = attributes.split(directedEdge: d, at: position)
+                let split = attributes.split(directedEdge: d, at: position, segmentLengths: segmentLengths)
                 directions.append((node, split.cost, split.after, (split.before.0 - split.whole.0, split.before.1 - split.whole.1)))
             } else {
                 directions.append((node, planner.costs.cost(directedEdge: d, upTo: position, metric: metric), (0, 0), (0, 0)))

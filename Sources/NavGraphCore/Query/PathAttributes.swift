@@ -120,7 +120,9 @@ final class PathAttributes: @unchecked Sendable {
     /// `position` metres (`EdgeCostModel.cost(directedEdge:upTo:metric:)`) and, in slot order, the attributes of the
     /// parts before and after it and of the whole edge (`piece`), each with the same arithmetic as those functions,
     /// so the values are identical; a matrix point needs all four, and each of those walks every segment.
-    package func split(directedEdge d: Int, at position: Double)
+    /// `segmentLengths`, when given, holds the edge's segment lengths in stored order as `Geo.haversine` computes them
+    /// (`SegmentLengthCache`), which the walk then reads instead of measuring.
+    package func split(directedEdge d: Int, at position: Double, segmentLengths: UnsafeBufferPointer<Double>? = nil)
         -> (cost: UInt32, before: (Double, Double), after: (Double, Double), whole: (Double, Double)) {
         let edge = d >> 1, forward = d & 1 == 0
         let first = Int(graph.edgeShapeFirst[edge]), last = Int(graph.edgeShapeFirst[edge + 1]) - 1
@@ -137,10 +139,12 @@ final class PathAttributes: @unchecked Sendable {
                 sum.1 += current * ((pieceEnd - pieceStart) / length)
             }
         }
-        for step in 0..<max(0, last - first) {
+        let segments = max(0, last - first)
+        for step in 0..<segments {
             let start = forward ? first + step : last - step
             let end = forward ? start + 1 : start - 1
-            let length = Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
+            let length = segmentLengths.map { $0[forward ? step : segments - 1 - step] }
+                ?? Geo.haversine(graph.coordinate(shapePoint: start), graph.coordinate(shapePoint: end))
             let typical = total > 0 ? edgeTime * length / total : edgeTime / Double(last - first)
             let key = TrafficOverlay.key(segment: min(start, end), direction: forward ? 0 : 1)
             var current = typical
