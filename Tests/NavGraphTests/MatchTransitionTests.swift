@@ -42,7 +42,8 @@ import Testing
 
     /// On monaco: for candidates around random points 20–200 m apart, every cell the bucket table finds within the
     /// limit has the same cost in the local search, no local cell is cheaper than the table's, and each local cell's
-    /// route (`path`) is a chain of turns with that cost.
+    /// route (`path`) is a chain of turns with that cost; all of it with and without the goal (the second point and
+    /// its candidates' reach) that prunes the search.
     @Test func localSearchAgreesWithTheBoundedTable() throws {
         let graph = try Fixtures.graph("monaco")
         let router = Router(graph: graph)
@@ -72,27 +73,30 @@ import Testing
             let limit = 3 * metres + 60, bound = model.costBound(metres: limit)
             table.costBound = bound
             let bucket = table.compute(sourcePoints: sources, targetPoints: targets, planner: planner, loopMetres: limit)
-            let mine = local.compute(sources: sources, targets: targets, costBound: bound, limitMetres: limit, allowLoops: true)
-            for row in sources.indices {
-                for column in targets.indices {
-                    let cell = row * targets.count + column
-                    compared += 1
-                    let tableCost = bucket.cost[cell], localCost = mine.cost[cell]
-                    if tableCost != TravelMatrix.unreachable, let distance = bucket.distance?[cell], distance <= limit - 1 {
-                        within += 1
-                        #expect(localCost == tableCost, "cell \(row),\(column) around \(start): local \(localCost), table \(tableCost)")
-                    }
-                    guard localCost != TravelMatrix.unreachable else { continue }
-                    #expect(tableCost != TravelMatrix.unreachable && localCost >= tableCost)
-                    guard let source = sources[row], let target = targets[column],
-                          let path = local.path(from: source, to: target, costBound: bound, limitMetres: limit) else {
-                        Issue.record("no path for a reachable local cell \(row),\(column) around \(start)")
-                        continue
-                    }
-                    #expect(path.cost == Int(localCost))
-                    for (from, to) in zip(path.nodes, path.nodes.dropFirst()) {
-                        let arcs = Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
-                        #expect(arcs.contains { Int(graph.cch.turnHead[$0]) == to }, "no turn from \(from) to \(to)")
+            let reach = found.reduce(0) { max($0, $1.distance) }
+            for goal in [nil, TransitionSearch.Goal(point: end, radius: reach)] {
+                let mine = local.compute(sources: sources, targets: targets, costBound: bound, limitMetres: limit, allowLoops: true, goal: goal)
+                for row in sources.indices {
+                    for column in targets.indices {
+                        let cell = row * targets.count + column
+                        compared += 1
+                        let tableCost = bucket.cost[cell], localCost = mine.cost[cell]
+                        if tableCost != TravelMatrix.unreachable, let distance = bucket.distance?[cell], distance <= limit - 1 {
+                            within += 1
+                            #expect(localCost == tableCost, "cell \(row),\(column) around \(start): local \(localCost), table \(tableCost)")
+                        }
+                        guard localCost != TravelMatrix.unreachable else { continue }
+                        #expect(tableCost != TravelMatrix.unreachable && localCost >= tableCost)
+                        guard let source = sources[row], let target = targets[column],
+                              let path = local.path(from: source, to: target, costBound: bound, limitMetres: limit, goal: goal) else {
+                            Issue.record("no path for a reachable local cell \(row),\(column) around \(start)")
+                            continue
+                        }
+                        #expect(path.cost == Int(localCost))
+                        for (from, to) in zip(path.nodes, path.nodes.dropFirst()) {
+                            let arcs = Int(graph.cch.turnFirstOut[from])..<Int(graph.cch.turnFirstOut[from + 1])
+                            #expect(arcs.contains { Int(graph.cch.turnHead[$0]) == to }, "no turn from \(from) to \(to)")
+                        }
                     }
                 }
             }

@@ -35,6 +35,8 @@ public final class MapMatcher {
     private var layerPoint: [Int] = []
     /// The longest route accepted into each layer of the chain (0 for its first).
     private var layerLimit: [Double] = []
+    /// The greatest distance of a layer's candidates from its fix: the radius of its local searches' `Goal`.
+    private var layerReach: [Double] = []
     // Scratch.
     private var found: [Snap] = []
     private var foundPoints: [MatrixPoint?] = []
@@ -147,16 +149,16 @@ public final class MapMatcher {
         let from = layerStart[layers - 1]
         let savedSnaps = Array(snaps[from...]), savedPoints = Array(points[from...]), savedScore = Array(score[from...])
         let savedParent = Array(parent[from...]), savedMetres = Array(stepMetres[from...]), savedPulls = Array(pullsBack[from...])
-        let savedPoint = layerPoint[layers - 1], savedLimit = layerLimit[layers - 1]
+        let savedPoint = layerPoint[layers - 1], savedLimit = layerLimit[layers - 1], savedReach = layerReach[layers - 1]
         func truncate() {
             snaps.removeSubrange(from...); points.removeSubrange(from...); score.removeSubrange(from...)
             parent.removeSubrange(from...); stepMetres.removeSubrange(from...); pullsBack.removeSubrange(from...)
-            layerStart.removeLast(); layerPoint.removeLast(); layerLimit.removeLast()
+            layerStart.removeLast(); layerPoint.removeLast(); layerLimit.removeLast(); layerReach.removeLast()
         }
         truncate()
         if addLayer(point, trace: trace, sigma: sigma) { return true }
         snaps += savedSnaps; points += savedPoints; score += savedScore; parent += savedParent; stepMetres += savedMetres; pullsBack += savedPulls
-        layerStart.append(snaps.count); layerPoint.append(savedPoint); layerLimit.append(savedLimit)
+        layerStart.append(snaps.count); layerPoint.append(savedPoint); layerLimit.append(savedLimit); layerReach.append(savedReach)
         return false
     }
 
@@ -173,6 +175,7 @@ public final class MapMatcher {
         layerStart.removeAll(keepingCapacity: true); layerStart.append(0)
         layerPoint.removeAll(keepingCapacity: true)
         layerLimit.removeAll(keepingCapacity: true)
+        layerReach.removeAll(keepingCapacity: true)
     }
 
     private static func emission(_ snap: Snap, sigma: Double) -> Double {
@@ -192,6 +195,7 @@ public final class MapMatcher {
         layerStart.append(snaps.count)
         layerPoint.append(point)
         layerLimit.append(0)
+        layerReach.append(0)
     }
 
     /// Adds the point's candidates (in `found`) as the next layer; false when none can be reached from the last one.
@@ -213,9 +217,11 @@ public final class MapMatcher {
         let elapsed = trace[point].timestamp.flatMap { t1 in trace[layerPoint[last]].timestamp.map { t1 - $0 } }
         if let elapsed { limit = min(limit, elapsed * options.model.maximumSpeed + 2 * tolerance) }
         let forward: TravelMatrix
+        let reach = found.reduce(0) { max($0, $1.distance) }
         if limit <= Self.localSearchMetres {
+            let goal = TransitionSearch.Goal(point: trace[point].coordinate, radius: reach)
             forward = transitions.compute(sources: sources, targets: foundPoints, costBound: options.model.costBound(metres: limit),
-                                          limitMetres: limit, allowLoops: true)
+                                          limitMetres: limit, allowLoops: true, goal: goal)
         } else {
             table.costBound = options.model.costBound(metres: limit)
             forward = table.compute(sourcePoints: sources, targetPoints: foundPoints, planner: planner, loopMetres: limit)
@@ -290,6 +296,7 @@ public final class MapMatcher {
         layerStart.append(snaps.count)
         layerPoint.append(point)
         layerLimit.append(limit)
+        layerReach.append(reach)
         return true
     }
 
@@ -303,10 +310,13 @@ public final class MapMatcher {
     }
 
     /// The route of a chosen step: the one its local search scored (`TransitionSearch.path`), else the leg.
-    private func stepPath(from parent: Int, to candidate: Int, layer: Int, previousSnap: Snap, snap: Snap) -> Router.LegPath? {
+    private func stepPath(from parent: Int, to candidate: Int, layer: Int, previousSnap: Snap, snap: Snap,
+                          trace: [TracePoint]) -> Router.LegPath? {
         let limit = layerLimit[layer]
+        let goal = TransitionSearch.Goal(point: trace[layerPoint[layer]].coordinate, radius: layerReach[layer])
         if limit <= Self.localSearchMetres, let source = points[parent], let target = points[candidate],
-           let found = transitions.path(from: source, to: target, costBound: options.model.costBound(metres: limit), limitMetres: limit) {
+           let found = transitions.path(from: source, to: target, costBound: options.model.costBound(metres: limit),
+                                        limitMetres: limit, goal: goal) {
             return Router.LegPath(cost: found.cost, nodes: found.nodes, source: previousSnap, target: snap)
         }
         return router.legPath(from: previousSnap, to: snap, metric: metric, algorithm: .hierarchy)
@@ -337,7 +347,8 @@ public final class MapMatcher {
             let point = layerPoint[layer]
             if let previousPoint = matching.pointIndices.last, let previousSnap = matching.snaps.last {
                 guard let path = pulledBack ? router.legPath(from: snap, to: snap, metric: metric, algorithm: .hierarchy)
-                    : stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap) else {
+                    : stepPath(from: chosen[layer - 1], to: candidate, layer: layer, previousSnap: previousSnap, snap: snap,
+                               trace: trace) else {
                     // Should not happen (the table found a path); close the matching here and start afresh.
                     if matching.pointIndices.count >= 2 { matchings.append(matching) }
                     matching = Matching()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Route lengths between the candidates of two consecutive trace points by a Dijkstra search on the turn graph from
 /// each source candidate, bounded by cost (`MatchModel.costBound`) and by length: a step of map matching accepts no
 /// route longer than its limit (tens to hundreds of metres), so each search stays among the few roads around its
@@ -6,7 +8,10 @@
 /// Each cell is the fastest route among those whose every node starts within `limitMetres` of the source (a
 /// route that is fastest overall but longer than the limit is rejected by the step either way), measured with the
 /// edges' stored lengths and the candidates' parts of their own edges. A target ahead on the source's own directed
-/// edge is reached along it; a target behind it only by leaving and coming back (`allowLoops`).
+/// edge is reached along it; a target behind it only by leaving and coming back (`allowLoops`). With a `Goal` (every
+/// target within a radius of one fix), a node is not left when the straight line from its edge's end to the goal,
+/// less the radius, would take the route past the limit: no target within the limit lies beyond it, so the search
+/// covers an ellipse around the source and the fix instead of a disc around the source.
 ///
 /// Lifetime: one per `MapMatcher` (its labels and heap are reused by every step).
 /// Thread safety: one thread at a time.
@@ -32,6 +37,12 @@ final class TransitionSearch {
     /// Bit `node & 63` is set for every node in `targetStarts`: most settled nodes skip the scan.
     @exclusivity(unchecked) private var targetBits: UInt64 = 0
 
+    /// Where all of a table's targets lie: within `radius` metres (great circle) of `point`.
+    struct Goal {
+        var point: Coordinate
+        var radius: Double
+    }
+
     init(graph: RoutingGraph, metric: RoutingMetric) {
         self.graph = graph
         self.metric = metric
@@ -40,7 +51,7 @@ final class TransitionSearch {
     /// The table between `sources` and `targets` (points made for this metric with distance attributes): costs
     /// and metres, unreachable where no route qualifies.
     func compute(sources: [MatrixPoint?], targets: [MatrixPoint?], costBound: UInt32, limitMetres: Double,
-                 allowLoops: Bool) -> TravelMatrix {
+                 allowLoops: Bool, goal: Goal? = nil) -> TravelMatrix {
         let columns = targets.count
         var cost = ContiguousArray<UInt32>(repeating: TravelMatrix.unreachable, count: sources.count * columns)
         var metres = ContiguousArray<Double>(repeating: 0, count: sources.count * columns)
@@ -69,7 +80,7 @@ final class TransitionSearch {
                     metres[cells + entry.column] = position(target.snap, d) - position(point.snap, d)
                 }
             }
-            search(from: point, costBound: costBound, limitMetres: limitMetres, allowLoops: allowLoops) { node, label, length in
+            search(from: point, costBound: costBound, limitMetres: limitMetres, allowLoops: allowLoops, goal: goal) { node, label, length in
                 guard targetBits & (1 << UInt64(node & 63)) != 0 else { return }
                 for entry in targetStarts where entry.node == node {
                     let value = label &- entry.refund
@@ -85,15 +96,16 @@ final class TransitionSearch {
     }
 
     /// The route `compute` scores between two points, as a leg: its cost and routing nodes from the source's start
-    /// node to the target's; nil when none qualifies under the bounds.
-    func path(from source: MatrixPoint, to target: MatrixPoint, costBound: UInt32, limitMetres: Double) -> (cost: Int, nodes: [Int])? {
+    /// node to the target's; nil when none qualifies under the bounds (pass the goal `compute` had).
+    func path(from source: MatrixPoint, to target: MatrixPoint, costBound: UInt32, limitMetres: Double,
+              goal: Goal? = nil) -> (cost: Int, nodes: [Int])? {
         var best: (cost: UInt32, node: Int, direct: Bool)?
         for (node, departure) in source.partial {
             guard let arrival = target.partial.first(where: { $0.node == node })?.cost, arrival >= departure,
                   arrival - departure <= costBound, best.map({ arrival - departure < $0.cost }) ?? true else { continue }
             best = (arrival - departure, node, true)
         }
-        search(from: source, costBound: costBound, limitMetres: limitMetres, allowLoops: true) { node, label, _ in
+        search(from: source, costBound: costBound, limitMetres: limitMetres, allowLoops: true, goal: goal) { node, label, _ in
             for start in target.targets where start.node == node {
                 let value = label &- (target.shift &- start.cost)
                 if best.map({ value < $0.cost }) ?? true { best = (value, node, false) }
@@ -124,11 +136,12 @@ final class TransitionSearch {
     /// Settles nodes in cost order from the point's source starts (whose own nodes are left first: a label there
     /// means a loop back onto the edge, reported only with `allowLoops`), calling `settled(node, cost, metres)`
     /// with the cost and length up to the end of the node's edge.
-    private func search(from point: MatrixPoint, costBound: UInt32, limitMetres: Double, allowLoops: Bool,
+    private func search(from point: MatrixPoint, costBound: UInt32, limitMetres: Double, allowLoops: Bool, goal: Goal?,
                         settled: (Int, UInt32, Double) -> Void) {
         clear()
         let firstOut = graph.cch.turnFirstOut, head = graph.cch.turnHead
-        for (index, start) in point.sources.enumerated() where start.values.0 <= limitMetres {
+        let toGoal = GoalDistance(goal)
+        for (index, start) in point.sources.enumerated() where start.values.0 + toGoal.atLeast(fromEndOf: start.node, graph) <= limitMetres {
             relax(from: start.node, parent: Int32(-2 - index), cost: start.cost, metres: start.values.0, costBound: costBound,
                   firstOut: firstOut, head: head)
         }
@@ -140,8 +153,9 @@ final class TransitionSearch {
             guard slot >= 0, slotCost[slot] == key else { continue }
             let length = slotMetres[slot]
             if allowLoops || (node != firstStart && node != lastStart) { settled(node, key, length) }
-            // Every target beyond this node lies further than the part of the route up to its edge's end.
-            if length <= limitMetres {
+            // Every target beyond this node lies further than the part of the route up to its edge's end, and at
+            // least the straight line from there to the goal's circle further still.
+            if length + toGoal.atLeast(fromEndOf: node, graph) <= limitMetres {
                 relax(from: node, parent: node32, cost: key, metres: length, costBound: costBound, firstOut: firstOut, head: head)
             }
         }
@@ -165,6 +179,36 @@ final class TransitionSearch {
                 slotParent[slot] = parent
                 heap.push(UInt32(candidate), Int32(next))
             }
+        }
+    }
+
+    /// A lower bound of the route metres from the end of a node's edge to any target of a `Goal`: the straight line to
+    /// the goal less its radius, measured on a local plane and shortened by 0.5 % and 1 m, which more than covers that
+    /// plane's error against the great circle over a search's few kilometres (edge lengths are great-circle sums).
+    private struct GoalDistance {
+        let latE7: Double, lonE7: Double, radius: Double
+        /// Metres per 10⁻⁷ degree north, and east at the goal's latitude.
+        let northScale: Double, eastScale: Double
+        let active: Bool
+
+        init(_ goal: Goal?) {
+            let metresPerDegree = Geo.earthRadius * Double.pi / 180
+            latE7 = (goal?.point.lat ?? 0) * 1e7
+            lonE7 = (goal?.point.lon ?? 0) * 1e7
+            radius = goal?.radius ?? 0
+            northScale = metresPerDegree / 1e7
+            eastScale = northScale * cos((goal?.point.lat ?? 0) * Double.pi / 180)
+            active = goal != nil
+        }
+
+        @inline(__always)
+        func atLeast(fromEndOf node: Int, _ graph: RoutingGraph) -> Double {
+            guard active else { return 0 }
+            let d = Int(graph.routingEdge[node]), edge = d >> 1
+            let end = d & 1 == 0 ? Int(graph.edgeShapeFirst[edge + 1]) - 1 : Int(graph.edgeShapeFirst[edge])
+            let north = (Double(graph.shapeLatE7[end]) - latE7) * northScale
+            let east = (Double(graph.shapeLonE7[end]) - lonE7) * eastScale
+            return max(0, (north * north + east * east).squareRoot() * 0.995 - 1 - radius)
         }
     }
 
