@@ -25,29 +25,30 @@ public final class MapMatcher {
     /// Segment lengths of the edges candidates lie on, measured once per request.
     private let lengths: SegmentLengthCache
     // Viterbi lattice, flat over all layers of the current chain: layer l's candidates are start[l]..<start[l + 1].
-    private var snaps: [Snap] = []
+    // The object belongs to one thread, so its state skips dynamic exclusivity checks.
+    @exclusivity(unchecked) private var snaps: [Snap] = []
     /// Each candidate's search starts, made once and used in the tables of both steps it takes part in.
-    private var points: [MatrixPoint?] = []
-    private var score: [Double] = []
-    private var parent: [Int32] = []
-    private var stepMetres: [Double] = []
-    private var layerStart: [Int] = [0]
-    private var layerPoint: [Int] = []
+    @exclusivity(unchecked) private var points: [MatrixPoint?] = []
+    @exclusivity(unchecked) private var score: [Double] = []
+    @exclusivity(unchecked) private var parent: [Int32] = []
+    @exclusivity(unchecked) private var stepMetres: [Double] = []
+    @exclusivity(unchecked) private var layerStart: [Int] = [0]
+    @exclusivity(unchecked) private var layerPoint: [Int] = []
     /// The longest route accepted into each layer of the chain (0 for its first).
-    private var layerLimit: [Double] = []
+    @exclusivity(unchecked) private var layerLimit: [Double] = []
     /// The greatest distance of a layer's candidates from its fix: the radius of its local searches' `Goal`.
-    private var layerReach: [Double] = []
+    @exclusivity(unchecked) private var layerReach: [Double] = []
     // Scratch.
-    private var found: [Snap] = []
-    private var foundPoints: [MatrixPoint?] = []
-    private var nearest: [Snap] = []
-    private var sources: [MatrixPoint?] = []
+    @exclusivity(unchecked) private var found: [Snap] = []
+    @exclusivity(unchecked) private var foundPoints: [MatrixPoint?] = []
+    @exclusivity(unchecked) private var nearest: [Snap] = []
+    @exclusivity(unchecked) private var sources: [MatrixPoint?] = []
     private let planner: RoutePlanner
     /// Per candidate of the last layer: whether any transition from it to the new point's candidates is possible.
-    private var continued: [Bool] = []
+    @exclusivity(unchecked) private var continued: [Bool] = []
     /// Per candidate: a fix of the chain's second layer lying a little behind the first fix's candidate, which then
     /// moves back to it (the first fix, with nothing before it, is as likely the one that is off).
-    private var pullsBack: [Bool] = []
+    @exclusivity(unchecked) private var pullsBack: [Bool] = []
     /// `MatchModel.speedTolerance` where it applies (a motor profile), else nil.
     private let speedTolerance: Double?
 

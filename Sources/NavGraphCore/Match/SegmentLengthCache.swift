@@ -8,8 +8,8 @@
 final class SegmentLengthCache {
     private let graph: RoutingGraph
     /// Edge → index of its first segment's length in `lengths`.
-    private var firstLength: [Int: Int] = [:]
-    private var lengths = ContiguousArray<Double>()
+    @exclusivity(unchecked) private var firstLength: [Int: Int] = [:]
+    @exclusivity(unchecked) private var lengths = ContiguousArray<Double>()
     /// Lengths held before the cache starts afresh (about a megabyte).
     let capacity = 1 << 17
 
