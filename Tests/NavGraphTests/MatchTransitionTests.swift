@@ -52,7 +52,7 @@ import Testing
         table.strategy = .buckets
         table.threads = 1
         let local = TransitionSearch(graph: graph, metric: metric)
-        let finder = MatchCandidateFinder(graph: graph)
+        let finder = MatchCandidateFinder(graph: graph, snapper: router.snapper)
         let lengths = SegmentLengthCache(graph: graph)
         let planner = RoutePlanner(graph: graph, costs: router.costs)
         let model = MatchModel()
@@ -104,7 +104,7 @@ import Testing
         #expect(within > 500, "only \(within) of \(compared) cells compared within the limit")
     }
 
-    /// On monaco: a matrix point made with the cache's segment lengths, and the cache's offset along an edge, are
+    /// On monaco: a matrix point and an offset along an edge made with the cache's segment lengths are
     /// bit-identical to those measured by walking the edge (both directions, snaps anywhere on the edge, the cache
     /// asked again for edges it holds).
     @Test func segmentLengthCacheGivesTheWalksValues() throws {
@@ -124,7 +124,7 @@ import Testing
             var snap = Snap(edge: edge, offset: Double.random(in: 0...1, using: &random), segment: segment,
                             point: graph.coordinate(shapePoint: segment), distance: 3)
             let walked = router.snapper.offsetAlongEdge(snap)
-            let cached = lengths.offsetAlongEdge(snap)
+            let cached = lengths.withLengths(ofEdge: edge) { router.snapper.offsetAlongEdge(snap, segmentLengths: $0) }
             #expect(walked.bitPattern == cached.bitPattern, "edge \(edge) segment \(segment): \(walked) walked, \(cached) cached")
             snap.offset = walked
             for direction in 0..<2 {

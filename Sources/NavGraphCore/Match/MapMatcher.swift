@@ -60,7 +60,7 @@ public final class MapMatcher {
         table.strategy = .buckets
         table.threads = 1
         transitions = TransitionSearch(graph: router.graph, metric: metric)
-        finder = MatchCandidateFinder(graph: router.graph)
+        finder = MatchCandidateFinder(graph: router.graph, snapper: router.snapper)
         lengths = SegmentLengthCache(graph: router.graph)
         planner = RoutePlanner(graph: router.graph, costs: router.costs)
         let tolerance = options.model.speedTolerance

@@ -6,6 +6,7 @@ import Foundation
 /// road between them moves away from the point, to more than `passMargin` beyond the farther of the two.
 struct MatchCandidateFinder {
     package let graph: RoutingGraph
+    package let snapper: Snapper
 
     /// Appends the candidates around `point` to `out` (cleared first); `nearest` is scratch reused between calls, and
     /// `lengths` measures the kept edges' offsets.
@@ -48,7 +49,7 @@ struct MatchCandidateFinder {
             kept += 1
         }
         for var snap in nearest.prefix(kept) {
-            snap.offset = lengths.offsetAlongEdge(snap)
+            snap.offset = lengths.withLengths(ofEdge: snap.edge) { snapper.offsetAlongEdge(snap, segmentLengths: $0) }
             snap.distance = Geo.haversine(point, snap.point)
             for direction in 0..<2 {
                 let node = Int(graph.routingNodeOfEdge[2 * snap.edge + direction])

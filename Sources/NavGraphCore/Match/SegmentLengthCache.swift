@@ -34,14 +34,4 @@ final class SegmentLengthCache {
         }
         return lengths.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<start + count])) }
     }
-
-    /// `Snapper.offsetAlongEdge`: metres from the edge's start to the snap, with the same sums.
-    func offsetAlongEdge(_ snap: Snap) -> Double {
-        let first = Int(graph.edgeShapeFirst[snap.edge])
-        return withLengths(ofEdge: snap.edge) { lengths in
-            var metres = 0.0
-            for index in 0..<(snap.segment - first) { metres += lengths[index] }
-            return min(graph.edgeLength[snap.edge], metres + snap.offset * lengths[snap.segment - first])
-        }
-    }
 }

@@ -140,8 +140,9 @@ final class TransitionSearch {
                         settled: (Int, UInt32, Double) -> Void) {
         clear()
         let firstOut = graph.cch.turnFirstOut, head = graph.cch.turnHead
-        let toGoal = GoalDistance(goal)
-        for (index, start) in point.sources.enumerated() where start.values.0 + toGoal.atLeast(fromEndOf: start.node, graph) <= limitMetres {
+        let toGoal = goal.map(GoalDistance.init)
+        for (index, start) in point.sources.enumerated()
+        where start.values.0 + (toGoal?.atLeast(fromEndOf: start.node, graph) ?? 0) <= limitMetres {
             relax(from: start.node, parent: Int32(-2 - index), cost: start.cost, metres: start.values.0, costBound: costBound,
                   firstOut: firstOut, head: head)
         }
@@ -155,7 +156,7 @@ final class TransitionSearch {
             if allowLoops || (node != firstStart && node != lastStart) { settled(node, key, length) }
             // Every target beyond this node lies further than the part of the route up to its edge's end, and at
             // least the straight line from there to the goal's circle further still.
-            if length + toGoal.atLeast(fromEndOf: node, graph) <= limitMetres {
+            if length + (toGoal?.atLeast(fromEndOf: node, graph) ?? 0) <= limitMetres {
                 relax(from: node, parent: node32, cost: key, metres: length, costBound: costBound, firstOut: firstOut, head: head)
             }
         }
@@ -189,21 +190,17 @@ final class TransitionSearch {
         let latE7: Double, lonE7: Double, radius: Double
         /// Metres per 10⁻⁷ degree north, and east at the goal's latitude.
         let northScale: Double, eastScale: Double
-        let active: Bool
 
-        init(_ goal: Goal?) {
-            let metresPerDegree = Geo.earthRadius * Double.pi / 180
-            latE7 = (goal?.point.lat ?? 0) * 1e7
-            lonE7 = (goal?.point.lon ?? 0) * 1e7
-            radius = goal?.radius ?? 0
-            northScale = metresPerDegree / 1e7
-            eastScale = northScale * cos((goal?.point.lat ?? 0) * Double.pi / 180)
-            active = goal != nil
+        init(_ goal: Goal) {
+            latE7 = goal.point.lat * 1e7
+            lonE7 = goal.point.lon * 1e7
+            radius = goal.radius
+            northScale = Geo.earthRadius * Double.pi / 180 / 1e7
+            eastScale = northScale * cos(goal.point.lat * Double.pi / 180)
         }
 
         @inline(__always)
         func atLeast(fromEndOf node: Int, _ graph: RoutingGraph) -> Double {
-            guard active else { return 0 }
             let d = Int(graph.routingEdge[node]), edge = d >> 1
             let end = d & 1 == 0 ? Int(graph.edgeShapeFirst[edge + 1]) - 1 : Int(graph.edgeShapeFirst[edge])
             let north = (Double(graph.shapeLatE7[end]) - latE7) * northScale

@@ -204,14 +204,16 @@ public final class Snapper: @unchecked Sendable {
         return false
     }
 
-    /// Turns the segment fraction stored in `offset` into metres from the edge start.
-    func offsetAlongEdge(_ snap: Snap) -> Double {
+    /// Turns the segment fraction stored in `offset` into metres from the edge start. `segmentLengths`, when given,
+    /// holds the edge's segment lengths in stored order as `Geo.haversine` computes them (`SegmentLengthCache`).
+    func offsetAlongEdge(_ snap: Snap, segmentLengths: UnsafeBufferPointer<Double>? = nil) -> Double {
         let first = Int(graph.edgeShapeFirst[snap.edge])
-        var metres = 0.0
-        for point in first..<snap.segment {
-            metres += Geo.haversine(graph.coordinate(shapePoint: point), graph.coordinate(shapePoint: point + 1))
+        func length(_ point: Int) -> Double {
+            segmentLengths.map { $0[point - first] }
+                ?? Geo.haversine(graph.coordinate(shapePoint: point), graph.coordinate(shapePoint: point + 1))
         }
-        let segmentLength = Geo.haversine(graph.coordinate(shapePoint: snap.segment), graph.coordinate(shapePoint: snap.segment + 1))
-        return min(graph.edgeLength[snap.edge], metres + snap.offset * segmentLength)
+        var metres = 0.0
+        for point in first..<snap.segment { metres += length(point) }
+        return min(graph.edgeLength[snap.edge], metres + snap.offset * length(snap.segment))
     }
 }
